@@ -1,0 +1,72 @@
+"""The error tree. Library code raises these; the CLI maps them to a message and an exit code, the MCP
+layer turns the recoverable ones into a success-shaped answer that tells the agent what to do."""
+
+from __future__ import annotations
+
+
+class CodegraphError(Exception):
+    """Base of every error codegraph raises on purpose. ``exit_code`` is what the CLI exits with."""
+
+    exit_code = 1
+    recoverable = False
+
+
+class IndexMissing(CodegraphError):
+    """No ``.codegraph/codegraph.db`` at or above the given path."""
+
+    exit_code = 3
+    recoverable = True
+
+
+class IndexUnreadable(CodegraphError):
+    """The database exists but is not a codegraph index we can read (corrupt, or a newer schema)."""
+
+    exit_code = 3
+
+
+class SymbolNotFound(CodegraphError):
+    """No symbol has the asked name. ``suggestions`` holds close names (may be empty)."""
+
+    exit_code = 4
+    recoverable = True
+
+    def __init__(self, name: str, suggestions: list[str] | None = None):
+        self.name = name
+        self.suggestions = suggestions or []
+        hint = f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(f"No symbol named '{name}' in the index.{hint}")
+
+
+class FileNotIndexed(CodegraphError):
+    """A file argument matched no indexed file (or several: ``candidates``)."""
+
+    exit_code = 4
+    recoverable = True
+
+    def __init__(self, message: str, candidates: list[str] | None = None):
+        self.candidates = candidates or []
+        super().__init__(message)
+
+
+class PathOutsideRoot(CodegraphError):
+    """A path argument escapes the project root (``..``, absolute elsewhere, or a symlink out)."""
+
+    exit_code = 5
+
+
+class RefusedRoot(CodegraphError):
+    """Indexing ``/``, ``$HOME`` or one of its parents without ``--force``."""
+
+    exit_code = 2
+
+
+class ConfigUnparsable(CodegraphError):
+    """A user's config file could not be parsed; nothing was written."""
+
+    exit_code = 6
+
+
+class InputTooLong(CodegraphError):
+    """A text or path argument is over its bound."""
+
+    exit_code = 2

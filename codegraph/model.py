@@ -1,0 +1,115 @@
+"""Plain data shared by the indexer, the store and the query layer.
+
+Lines are 1-based; columns are 0-based byte offsets into the line (tree-sitter points), as the
+reference CLI stores them. Paths are POSIX and relative to the project root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+# Node kinds that can be the target of a call edge.
+CALLABLE_KINDS = frozenset({"function", "method", "class"})
+CONTAINER_KINDS = frozenset({"file", "module", "class", "interface", "enum", "namespace"})
+TYPE_KINDS = frozenset({"class", "interface", "type_alias", "enum", "namespace"})
+EDGE_KINDS = (
+    "contains", "imports", "calls", "instantiates", "extends", "implements", "references",
+)
+
+
+def node_id(path: str, kind: str, name: str, start_line: int) -> str:
+    """The reference CLI's node id: ``<kind>:`` + 32 hex of sha256("path:kind:name:line");
+    files are ``file:<path>``."""
+    if kind == "file":
+        return f"file:{path}"
+    digest = hashlib.sha256(f"{path}:{kind}:{name}:{start_line}".encode()).hexdigest()[:32]
+    return f"{kind}:{digest}"
+
+
+@dataclass(slots=True)
+class Node:
+    """A symbol (or a file) in the graph; mirrors one row of the ``nodes`` table."""
+
+    id: str
+    kind: str
+    name: str
+    qualified_name: str
+    file_path: str
+    language: str
+    start_line: int
+    end_line: int
+    start_column: int = 0
+    end_column: int = 0
+    docstring: str | None = None
+    signature: str | None = None
+    visibility: str | None = None
+    is_exported: bool = False
+    is_async: bool = False
+    is_static: bool = False
+    is_abstract: bool = False
+    decorators: list[str] | None = None
+    type_parameters: list[str] | None = None
+    return_type: str | None = None
+
+
+@dataclass(slots=True)
+class Ref:
+    """A reference found in source, waiting for name resolution.
+
+    ``kind`` is one of calls, instantiates (``new X``), extends, implements, references, imports.
+    ``name`` is the callee text as written (``self.save``, ``models.Q``, ``foo``); ``receiver`` is
+    the part before the last dot (``self``, ``models``) or None for a bare name.
+    """
+
+    source: str  # node id of the innermost enclosing symbol (or the file node)
+    kind: str
+    name: str
+    line: int
+    col: int
+    receiver: str | None = None
+
+
+@dataclass(slots=True)
+class ImportBinding:
+    """A name bound in a file by an import statement.
+
+    ``local`` is the name visible in the file; ``module`` is the module specifier as written
+    (``..models``, ``./util``, ``django.db``); ``imported`` is the exported name (``*`` for
+    namespace/module imports, ``default`` for ES default imports). ``reexport`` marks
+    ``export {x} from``/``export * from``.
+    """
+
+    local: str
+    module: str
+    imported: str
+    line: int
+    col: int
+    node: str  # id of the import node
+    reexport: bool = False
+
+
+@dataclass(slots=True)
+class FileExtraction:
+    """Everything the extractor got from one file: pure data, cacheable."""
+
+    path: str
+    language: str
+    nodes: list[Node] = field(default_factory=list)
+    contains: list[tuple[str, str]] = field(default_factory=list)  # (parent id, child id)
+    refs: list[Ref] = field(default_factory=list)
+    imports: list[ImportBinding] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    # For classes: class node id -> list of local variable type hints found in bodies
+    # ``assigned_types``: (scope node id, variable name) -> constructor name, for ``x = Foo()``.
+    assigned_types: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Edge:
+    source: str
+    target: str
+    kind: str
+    line: int | None = None
+    col: int | None = None
+    metadata: dict | None = None

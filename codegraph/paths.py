@@ -1,0 +1,105 @@
+"""Every on-disk location codegraph uses, and the rules for finding a project root.
+
+A project root is the nearest directory at or above a path that holds ``.codegraph/codegraph.db``
+(or, for ``init``, the path itself). All paths stored in the index are POSIX paths relative to the root.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from codegraph.errors import IndexMissing, PathOutsideRoot, RefusedRoot
+
+DIR_NAME = ".codegraph"
+DB_NAME = "codegraph.db"
+# The reference CLI writes exactly this .gitignore into .codegraph/ (everything but itself ignored).
+GITIGNORE_TEXT = "# CodeGraph data files\n# This directory should not be committed to version control\n*\n!.gitignore\n"
+
+
+@dataclass(frozen=True)
+class ProjectPaths:
+    """Locations under one project root. ``root`` is absolute and resolved."""
+
+    root: Path
+
+    @property
+    def dir(self) -> Path:
+        return self.root / DIR_NAME
+
+    @property
+    def db(self) -> Path:
+        return self.dir / DB_NAME
+
+    @property
+    def daemon_pid(self) -> Path:
+        return self.dir / "daemon.pid"
+
+    @property
+    def daemon_log(self) -> Path:
+        return self.dir / "daemon.log"
+
+    @property
+    def index_lock(self) -> Path:
+        return self.dir / "index.lock"
+
+    @property
+    def daemon_socket(self) -> Path:
+        """The daemon's Unix socket: in ``.codegraph/`` when the path fits ``sun_path`` (107 bytes),
+        else a short path under the temp dir keyed by a hash of the root."""
+        sock = self.dir / "daemon.sock"
+        if len(os.fsencode(sock)) <= 100:
+            return sock
+        digest = hashlib.sha256(os.fsencode(self.root)).hexdigest()[:16]
+        return Path(tempfile.gettempdir()) / f"codegraph-{digest}.sock"
+
+
+def find_root(start: str | os.PathLike[str] | None = None) -> ProjectPaths:
+    """The nearest indexed project at or above ``start`` (default: the working directory).
+
+    Raises:
+        IndexMissing: no ``.codegraph/codegraph.db`` at or above ``start``.
+    """
+    here = Path(start or os.getcwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / DIR_NAME / DB_NAME).is_file():
+            return ProjectPaths(candidate)
+    raise IndexMissing(
+        f"No codegraph index at or above {here}. Run `codegraph init {here}` to build one."
+    )
+
+
+def init_root(path: str | os.PathLike[str] | None, *, force: bool = False) -> ProjectPaths:
+    """The root for ``init``/``index``: an existing index at or above ``path``, else ``path`` itself.
+
+    Raises:
+        RefusedRoot: ``path`` is ``/``, the home directory or one of its parents, and ``force`` is off.
+    """
+    here = Path(path or os.getcwd()).resolve()
+    try:
+        return find_root(here)
+    except IndexMissing:
+        pass
+    home = Path.home().resolve()
+    if not force and (here == Path(here.anchor) or here == home or here in home.parents):
+        raise RefusedRoot(
+            f"Refusing to index {here}: it is the filesystem root or your home directory (or above it). "
+            "Pass --force if you really mean it."
+        )
+    return ProjectPaths(here)
+
+
+def resolve_inside(root: Path, relative: str) -> Path:
+    """``root / relative`` resolved, guaranteed to stay inside ``root`` (symlinks followed).
+
+    Raises:
+        PathOutsideRoot: the path escapes the root through ``..``, an absolute path or a symlink.
+    """
+    root = root.resolve()
+    candidate = (root / relative).resolve()
+    if candidate != root and root not in candidate.parents:
+        raise PathOutsideRoot(f"Refused: {relative!r} resolves outside the project root {root}.")
+    return candidate
