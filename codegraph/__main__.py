@@ -1,0 +1,3 @@
+from codegraph.cli.main import main
+
+main()
