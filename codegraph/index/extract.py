@@ -351,6 +351,9 @@ class _Extractor:
             parent = parent.parent
         if left is None:
             return
+        if right is not None and right.type in ("boolean_operator", "conditional_expression"):
+            # ``self.q = query or sql.Query(model)``: the constructor call among the operands
+            right = next((c for c in right.named_children if c.type == "call"), right)
         if right is not None and right.type == "call":
             fn = right.child_by_field_name("function")
             callee = _dotted(fn) if fn is not None else None
