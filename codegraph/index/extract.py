@@ -522,11 +522,10 @@ class _Extractor:
         if typ is None:
             return None
         inner = typ.named_children[0] if typ.type == "type_annotation" and typ.named_child_count else typ
-        if inner.type == "type_identifier":
-            return _text(inner)
         if inner.type == "generic_type":
-            n = inner.child_by_field_name("name")
-            return _text(n) if n is not None and n.type == "type_identifier" else None
+            inner = inner.child_by_field_name("name")
+        if inner is not None and inner.type in ("type_identifier", "nested_type_identifier"):
+            return _text(inner)
         return None
 
     def _ts_param_types(self, params) -> None:
