@@ -463,6 +463,10 @@ class _Extractor:
                 ctor = _dotted(value.child_by_field_name("constructor"))
                 if ctor:
                     self.typed.append((ts.start_byte, f"this.{_text(name)}", ctor))
+        elif capture == "arrow":  # an inline callback is no symbol, but its typed parameters are facts
+            params = ts.child_by_field_name("parameters")
+            if params is not None and ts.parent is not None and ts.parent.type != "variable_declarator":
+                self._ts_param_types(params)
         elif capture == "call":
             fn = ts.child_by_field_name("function")
             if fn is None:
