@@ -123,6 +123,13 @@ class _Extractor:
     # ---------------------------------------------------------------- nesting
     def _nest(self) -> None:
         """Assign each definition its innermost enclosing definition and build nodes + contains edges."""
+        # TS overload signatures add nothing next to their implementation: keep the implementation only
+        implemented = {(d.name, d.ts.type) for d in self.defs if d.ts.type in ("function_declaration",
+                                                                              "method_definition")}
+        self.defs = [d for d in self.defs if not (
+            (d.ts.type == "function_signature" and (d.name, "function_declaration") in implemented)
+            or (d.ts.type == "method_signature" and d.ts.parent is not None and d.ts.parent.type == "class_body"
+                and (d.name, "method_definition") in implemented))]
         self.defs.sort(key=lambda d: (d.start, -d.end))
         stack: list[_Def] = []
         seen: set[str] = set()
