@@ -156,6 +156,8 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Pla
             text = _remove_hooks(text, event)
         return text
 
-    plan.files.append(edit_json(server_file, read(server_file), server_steps, delete_if_empty=scope == "project"))
+    plan.files.append(
+        edit_json(server_file, read(server_file), server_steps, delete_if_empty=scope == "project")
+    )
     plan.files.append(edit_json(settings_file, read(settings_file), settings_steps))
     return plan

@@ -16,7 +16,11 @@ STARTUP_TIMEOUT_SEC = 20
 
 
 def server_entry(options: Options) -> dict:
-    return {"command": options.command, "args": ["serve", "--mcp"], "startup_timeout_sec": STARTUP_TIMEOUT_SEC}
+    return {
+        "command": options.command,
+        "args": ["serve", "--mcp"],
+        "startup_timeout_sec": STARTUP_TIMEOUT_SEC,
+    }
 
 
 def _load(path, text: str | None) -> tomlkit.TOMLDocument:

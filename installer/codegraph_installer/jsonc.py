@@ -48,7 +48,7 @@ class Node:
         return self.keys[i][1] if self.kind == "object" else self.children[i].start
 
     def get(self, key: str) -> Node | None:
-        for (name, _), child in zip(self.keys, self.children):
+        for (name, _), child in zip(self.keys, self.children, strict=True):
             if name == key:
                 return child
         return None
@@ -146,7 +146,7 @@ class _Parser:
                 self.pos += 1
                 node.end = self.pos
                 node.value = (
-                    {k: c.value for (k, _), c in zip(node.keys, node.children)}
+                    {k: c.value for (k, _), c in zip(node.keys, node.children, strict=True)}
                     if kind == "object"
                     else [c.value for c in node.children]
                 )
@@ -213,7 +213,7 @@ def find(root: Node, path: Path) -> Node | None:
 def _indent_unit(text: str) -> str:
     for line in text.splitlines():
         stripped = line.lstrip(" \t")
-        if stripped and stripped != line and stripped[0] in "\"{[}]":
+        if stripped and stripped != line and stripped[0] in '"{[}]':
             lead = line[: len(line) - len(stripped)]
             return "\t" if lead.startswith("\t") else lead
     return "  "
@@ -285,8 +285,16 @@ def _insert_slot(text: str, container: Node, body: Any, key: str | None) -> str:
             new = "\n" + child + label + _dump(body, unit, child, False) + "\n" + outer
             return text[: container.start + 1] + new + text[close:]
         child = _line_indent(text, container.start) + unit
-        return _splice(text, [(container.start + 1, container.start + 1,
-                               "\n" + child + label + _dump(body, unit, child, False))])
+        return _splice(
+            text,
+            [
+                (
+                    container.start + 1,
+                    container.start + 1,
+                    "\n" + child + label + _dump(body, unit, child, False),
+                )
+            ],
+        )
     last = container.children[-1]
     comma = _after_comma(text, last.end)
     if _single_line(text, container):
@@ -355,8 +363,10 @@ def set_value(text: str, path: Path, value: Any) -> str:
     node = root
     for depth, key in enumerate(path):
         if node.kind != "object":
-            raise JsoncError(f"expected an object at {'.'.join(map(str, path[:depth])) or 'the top level'}",
-                             *_position(text, node.start))
+            raise JsoncError(
+                f"expected an object at {'.'.join(map(str, path[:depth])) or 'the top level'}",
+                *_position(text, node.start),
+            )
         child = node.get(key)  # type: ignore[arg-type]
         if child is None:
             body: Any = value

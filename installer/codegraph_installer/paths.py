@@ -106,7 +106,9 @@ class InstallPaths:
         if sys.platform == "darwin":
             return self.home / "Library" / "Application Support" / "Code" / "User" / "mcp.json"
         if sys.platform == "win32":
-            return Path(self._env("APPDATA") or self.home / "AppData" / "Roaming") / "Code" / "User" / "mcp.json"
+            return (
+                Path(self._env("APPDATA") or self.home / "AppData" / "Roaming") / "Code" / "User" / "mcp.json"
+            )
         return self.xdg_config / "Code" / "User" / "mcp.json"
 
 

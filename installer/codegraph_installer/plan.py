@@ -74,7 +74,9 @@ class FilePlan:
             fromfile=str(self.path) if self.before is not None else "/dev/null",
             tofile=str(self.path) if self.after is not None else "/dev/null",
         )
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+        return "".join(
+            line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+        )
 
 
 @dataclass
@@ -131,7 +133,9 @@ def parse_object(path: Path, text: str | None) -> tuple[str, Any]:
     return text, root.value
 
 
-def edit_json(path: Path, text: str | None, steps: Callable[[str], str], *, delete_if_empty: bool = True) -> FilePlan:
+def edit_json(
+    path: Path, text: str | None, steps: Callable[[str], str], *, delete_if_empty: bool = True
+) -> FilePlan:
     """Run ``steps`` (a chain of jsonc edits) over the file's text. A file that ends up as ``{}`` after
     edits that removed something is deleted when ``delete_if_empty`` (so install on a missing file then
     uninstall leaves no file)."""

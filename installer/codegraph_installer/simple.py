@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import SERVER_NAME, Options, Plan, edit_json, ensure, is_our_server, read_text, remove_key
+from codegraph_installer.plan import (
+    SERVER_NAME,
+    Options,
+    Plan,
+    edit_json,
+    ensure,
+    is_our_server,
+    read_text,
+    remove_key,
+)
 
 SERVE = ["serve", "--mcp"]
 
@@ -50,7 +59,9 @@ class JsonTarget:
         plan = Plan(self.name, "uninstall", options.scope)
         path = self.file(paths, options.scope)
         plan.files.append(
-            edit_json(path, read(path), lambda t: remove_key(t, (self.key, SERVER_NAME), is_our_server, prune=1))
+            edit_json(
+                path, read(path), lambda t: remove_key(t, (self.key, SERVER_NAME), is_our_server, prune=1)
+            )
         )
         return plan
 

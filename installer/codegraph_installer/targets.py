@@ -47,8 +47,15 @@ class Outcome:
         }
 
 
-def make_options(target: str, scope: str | None, *, prewarm: bool = False, redirect_reads: bool = False,
-                 command: str | None = None, hook_command: str | None = None) -> Options:
+def make_options(
+    target: str,
+    scope: str | None,
+    *,
+    prewarm: bool = False,
+    redirect_reads: bool = False,
+    command: str | None = None,
+    hook_command: str | None = None,
+) -> Options:
     """Options with defaults: the target's first scope, console scripts next to this interpreter.
 
     Raises:
