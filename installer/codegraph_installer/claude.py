@@ -122,7 +122,7 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
             text = _install_hook(text, options, event)
         return text
 
-    plan.files.append(edit_json(server_file, read(server_file), server_steps, delete_if_empty=False))
+    plan.files.append(edit_json(server_file, read(server_file), server_steps))
     plan.files.append(edit_json(settings_file, read(settings_file), settings_steps))
     if scope == "project":
         plan.notes.append(
@@ -143,7 +143,8 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Pla
     plan = Plan("claude", "uninstall", scope)
     server_file, server_path = _server_location(paths, scope)
     settings_file = _settings_file(paths, scope)
-    prune = len(server_path) - 1
+    # Claude itself keeps an empty ``mcpServers`` in every projects[...] entry: leave it there.
+    prune = 0 if scope == "local" else 1
 
     def server_steps(text: str) -> str:
         return remove_key(text, server_path, is_our_server, prune=prune)
@@ -157,7 +158,7 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Pla
         return text
 
     plan.files.append(
-        edit_json(server_file, read(server_file), server_steps, delete_if_empty=scope == "project")
+        edit_json(server_file, read(server_file), server_steps)
     )
     plan.files.append(edit_json(settings_file, read(settings_file), settings_steps))
     return plan

@@ -33,7 +33,15 @@ def _load(path, text: str | None) -> tomlkit.TOMLDocument:
         ) from None
 
 
+def _block(options: Options) -> str:
+    """Our table as TOML text, ``[mcp_servers.codegraph]`` and its keys."""
+    return tomlkit.dumps({"mcp_servers": {SERVER_NAME: server_entry(options)}})
+
+
 def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
+    """A new table is appended at the end of the file (tomlkit would insert it after the comments that
+    trail the previous table, which read as belonging to the next one); an existing entry is updated in
+    place by tomlkit."""
     plan = Plan("codex", "install", "user")
     path = paths.codex_config
     text = read(path)
@@ -46,13 +54,17 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
     if current is not None and current.unwrap() == wanted:
         plan.files.append(FilePlan(path, text, text))
         return plan
-    if servers is None:
-        servers = tomlkit.table(is_super_table=True)
-        doc["mcp_servers"] = servers
+    if current is None and (servers is None or not isinstance(servers, tomlkit.items.InlineTable)):
+        base = text or ""
+        if base and not base.endswith("\n"):
+            base += "\n"
+        if base.strip():
+            base += "\n"
+        plan.files.append(FilePlan(path, text, base + _block(options)))
+        return plan
     table = tomlkit.table()
     for key, value in wanted.items():
         table[key] = value
-    table.add(tomlkit.nl())  # a blank line before whatever table follows
     servers[SERVER_NAME] = table
     plan.files.append(FilePlan(path, text, _tidy(tomlkit.dumps(doc))))
     return plan
@@ -68,10 +80,17 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Pla
     if current is None or not is_our_server(current.unwrap()):
         plan.files.append(FilePlan(path, text, text))
         return plan
-    del servers[SERVER_NAME]
-    if not servers and servers.is_super_table():  # only the implicit [mcp_servers] our table made
-        del doc["mcp_servers"]
-    after = _tidy(tomlkit.dumps(doc))
+    assert text is not None
+    block = tomlkit.dumps({"mcp_servers": {SERVER_NAME: current.unwrap()}})
+    at = text.find(block)
+    if at >= 0 and (at == 0 or text[at - 1] == "\n"):
+        start = at - 1 if at >= 2 and text[at - 2 : at] == "\n\n" else at
+        after = text[:start] + text[at + len(block) :]
+    else:
+        del servers[SERVER_NAME]
+        if not servers and servers.is_super_table():  # only the implicit [mcp_servers] our table made
+            del doc["mcp_servers"]
+        after = _tidy(tomlkit.dumps(doc))
     plan.files.append(FilePlan(path, text, after if after.strip() else None))
     return plan
 

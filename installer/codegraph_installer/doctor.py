@@ -205,7 +205,11 @@ def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:
 def doctor(target: str, paths: InstallPaths, *, connect: bool = True, timeout: float = 15.0) -> Report:
     """The report for one target. Spawns each configured server once when ``connect``."""
     report = Report(target)
-    for found in find_entries(target, paths, report):
+    entries = find_entries(target, paths, report)
+    if not entries:
+        hint = f"no codegraph entry; run `codegraph install {target}`"
+        report.checks.append(Check("installed", False, hint))
+    for found in entries:
         argv = argv_of(target, found.entry, paths)
         env = found.entry.get("env") or found.entry.get("environment") or {}
         if not connect:

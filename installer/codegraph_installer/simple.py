@@ -85,7 +85,7 @@ class Gemini(JsonTarget):
         return paths.gemini_user if scope == "user" else paths.gemini_project
 
     def entry(self, paths, options):
-        return {"command": options.command, "args": list(SERVE), "timeout": 30000}
+        return {"command": options.command, "args": list(SERVE)}
 
     def notes(self, paths, options):
         trusted = gemini_folder_trusted(paths)
