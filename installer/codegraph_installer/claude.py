@@ -157,8 +157,6 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Pla
             text = _remove_hooks(text, event)
         return text
 
-    plan.files.append(
-        edit_json(server_file, read(server_file), server_steps)
-    )
+    plan.files.append(edit_json(server_file, read(server_file), server_steps))
     plan.files.append(edit_json(settings_file, read(settings_file), settings_steps))
     return plan

@@ -9,12 +9,12 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from codegraph.cli import install_cmds
-from codegraph.cli.main import _Group
-from codegraph.errors import ConfigUnparsable
 from codegraph_installer import targets
 from codegraph_installer.paths import InstallPaths
 
+from codegraph.cli import install_cmds
+from codegraph.cli.main import _Group
+from codegraph.errors import ConfigUnparsable
 from tests.installer.conftest import COMMAND, FIXTURES, HOOK_COMMAND
 
 REFUSED = sorted((FIXTURES / "refused").iterdir())
