@@ -111,7 +111,10 @@ class _Lines:
                 continue
             chunk = self.proc.stdout.read(65536)
             if not chunk:
-                code = self.proc.poll()
+                try:
+                    code = self.proc.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    return "the server closed its stdout before answering"
                 return f"the server exited (code {code}) before answering"
             self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
