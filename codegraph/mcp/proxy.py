@@ -25,11 +25,16 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import BinaryIO
 
 from codegraph.errors import IndexMissing
-from codegraph.mcp import protocol, tools, wire
+from codegraph.mcp import protocol, tools
 from codegraph.paths import ProjectPaths, find_root
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~3 ms of the handshake
+if TYPE_CHECKING:  # wire (socket, importlib) loads in the background threads, after the handshake
+    from typing import BinaryIO
+
+    from codegraph.mcp import wire
 
 CONNECTING, DAEMON, LOCAL = "connecting", "daemon", "local"
 PENDING_MAX_CALLS = 32
@@ -192,6 +197,8 @@ class Proxy:
 
     def _send_to_daemon(self, message: dict) -> None:
         """Caller holds ``_lock`` and state is DAEMON."""
+        from codegraph.mcp import wire
+
         self._inflight[message.get("id")] = message
         try:
             wire.send(self._sock, message)
@@ -208,6 +215,8 @@ class Proxy:
         self._local_q.put(message)
 
     def _local_worker(self) -> None:
+        from codegraph.mcp import wire
+
         while True:
             message = self._local_q.get()
             if self._handler is None:
@@ -245,7 +254,7 @@ class Proxy:
         self._read_daemon(reader)
 
     def _open_daemon(self):
-        from codegraph.mcp import daemon
+        from codegraph.mcp import daemon, wire
 
         assert self.paths is not None
         sock_path = self.paths.daemon_socket
