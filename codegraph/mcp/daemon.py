@@ -226,8 +226,11 @@ class Daemon:
             reply(wire.hello(pid=os.getpid(), root=str(self.paths.root), started=self.started))
             if not isinstance(theirs, dict) or not wire.compatible(theirs):
                 log.info("refusing client with hello %r", theirs)
+                reader.close()
+                conn.close()
                 return
         except (OSError, ValueError):
+            reader.close()
             conn.close()
             return
         with self._lock:
@@ -246,6 +249,7 @@ class Daemon:
             with self._lock:
                 self._clients -= 1
                 self._last_client_left = time.monotonic()
+            reader.close()  # the makefile() holds the socket open until closed too
             conn.close()
 
     def _dispatch(self, message: dict, reply) -> None:

@@ -68,6 +68,7 @@ class Proxy:
         handler: tool-call handler for in-process answers; default :func:`wire.resolve_handler`.
         terminate: called with an exit code when a signal, parent death or the startup watchdog ends
             the session; default ``os._exit``.
+        spawn: starts a daemon for a root; default :func:`codegraph.mcp.daemon.spawn`.
     """
 
     def __init__(
@@ -79,12 +80,14 @@ class Proxy:
         env: Mapping[str, str] | None = None,
         handler: wire.Handler | None = None,
         terminate: Callable[[int], None] | None = None,
+        spawn: Callable[[Path], object] | None = None,
     ):
         self.env = dict(os.environ if env is None else env)
         self.inp = inp
         self._raw_write = write
         self._handler = handler
         self._terminate = terminate or os._exit
+        self._spawn = spawn
         try:
             self.paths: ProjectPaths | None = find_root(start)
             self.root = self.paths.root
@@ -271,7 +274,7 @@ class Proxy:
                 return None
         except OSError:
             pass
-        daemon.spawn(self.root)
+        (self._spawn or daemon.spawn)(self.root)
         deadline = time.monotonic() + _env_float(
             self.env, "CODEGRAPH_DAEMON_START_TIMEOUT", DEFAULT_DAEMON_START_TIMEOUT
         )

@@ -32,7 +32,11 @@ INIT = {
     "jsonrpc": "2.0",
     "id": 1,
     "method": "initialize",
-    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "1"},
+    },
 }
 QUESTION = "how does the greeter format a name"
 
@@ -160,7 +164,9 @@ def make_project(where: Path) -> Path:
         'class Greeter:\n    """Says hello."""\n\n    def greet(self, name):\n        return fmt(name)\n\n\n'
         'def fmt(n):\n    return "hi " + n\n'
     )
-    (pkg / "main.py").write_text("from pkg.greeter import Greeter\n\n\ndef main():\n    return Greeter().greet('x')\n")
+    (pkg / "main.py").write_text(
+        "from pkg.greeter import Greeter\n\n\ndef main():\n    return Greeter().greet('x')\n"
+    )
     subprocess.run(["git", "init", "-q"], cwd=where, check=True)
     return where
 
@@ -170,7 +176,8 @@ def main() -> int:
     ap.add_argument("project", nargs="?", help="project to serve (default: a small generated package)")
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--no-reference", action="store_true")
-    ap.add_argument("--codegraph", default=shutil.which("codegraph") or str(Path(sys.executable).parent / "codegraph"))
+    here = str(Path(sys.executable).parent / "codegraph")
+    ap.add_argument("--codegraph", default=shutil.which("codegraph") or here)
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="cg-handshake-"))
@@ -188,8 +195,15 @@ def main() -> int:
     rows = []
     try:
         rows.append(
-            series("codegraph cold", args.runs, cmd, ours, env, "codegraph_explore",
-                   before=lambda: _stop_our_daemon(args.codegraph, ours, env))
+            series(
+                "codegraph cold",
+                args.runs,
+                cmd,
+                ours,
+                env,
+                "codegraph_explore",
+                before=lambda: _stop_our_daemon(args.codegraph, ours, env),
+            )
         )
         one_run(cmd, ours, env, "codegraph_explore")  # leaves the daemon up
         rows.append(series("codegraph warm", args.runs, cmd, ours, env, "codegraph_explore"))
@@ -207,15 +221,27 @@ def main() -> int:
         else:
             ref_cmd = [str(REFERENCE), "serve", "--mcp"]
             try:
-                rows.append(series("reference cold", args.runs, ref_cmd, theirs, dict(os.environ),
-                                   "codegraph_explore", before=lambda: _stop_reference_daemon(theirs)))
+                rows.append(
+                    series(
+                        "reference cold",
+                        args.runs,
+                        ref_cmd,
+                        theirs,
+                        dict(os.environ),
+                        "codegraph_explore",
+                        before=lambda: _stop_reference_daemon(theirs),
+                    )
+                )
                 one_run(ref_cmd, theirs, dict(os.environ), "codegraph_explore")
-                rows.append(series("reference warm", args.runs, ref_cmd, theirs, dict(os.environ),
-                                   "codegraph_explore"))
+                rows.append(
+                    series(
+                        "reference warm", args.runs, ref_cmd, theirs, dict(os.environ), "codegraph_explore"
+                    )
+                )
             finally:
                 _stop_reference_daemon(theirs)
 
-    print(f"spawn → answer, milliseconds, {args.runs} runs each (p50 / p95); tools/call = first call, send → answer")
+    print(f"spawn → answer in ms, {args.runs} runs each, p50 / p95; tools/call: first call, send → answer")
     print(f"{'':22} {'initialize':>17} {'tools/list':>17} {'tools/call':>17}")
     for label, got in rows:
         cells = []

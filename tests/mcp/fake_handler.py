@@ -17,7 +17,15 @@ def call_tool(name: str, arguments: dict, *, default_root=None) -> dict:
     if query.startswith("sleep:") and daemon.IN_DAEMON:
         time.sleep(float(query.split(":", 1)[1]))
     where = "daemon" if daemon.IN_DAEMON else "in-process"
-    data = {"tool": name, "arguments": arguments, "pid": os.getpid(), "where": where,
-            "root": str(default_root)}
-    return {"content": [{"type": "text", "text": f"{name} answered {where}"}],
-            "structuredContent": data, "isError": False}
+    data = {
+        "tool": name,
+        "arguments": arguments,
+        "pid": os.getpid(),
+        "where": where,
+        "root": str(default_root),
+    }
+    return {
+        "content": [{"type": "text", "text": f"{name} answered {where}"}],
+        "structuredContent": data,
+        "isError": False,
+    }
