@@ -82,18 +82,11 @@ TOOLS: list[dict] = [
         {
             "symbol": _SYMBOL,
             "file": _FILE,
-            "line": {
-                "type": "integer",
-                "minimum": 1,
-                "description": "Narrow an ambiguous symbol to the definition that spans this line (1-based).",
-            },
+            "line": {"type": "integer", "minimum": 1, "description": "Narrow an ambiguous symbol to the "
+                     "definition that spans this line (1-based)."},
             "offset": {"type": "integer", "minimum": 1, "description": "File mode: first line (1-based)."},
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 100000,
-                "description": "File mode: number of lines (default 2000).",
-            },
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100000,
+                      "description": "File mode: number of lines (default 2000)."},
             "symbolsOnly": {"type": "boolean", "description": "File mode: list symbols instead of source."},
         },
         [],
