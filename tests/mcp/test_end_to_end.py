@@ -127,13 +127,16 @@ def test_eight_concurrent_calls_from_several_proxies_succeed_while_the_index_is_
     results = []
     try:
 
+        async def one_call(session, tool, arguments):
+            results.append(await session.call_tool(tool, arguments))
+
         async def two_calls(session, k):
-            for n in range(2):
+            # Two calls in flight per proxy, four proxies: eight concurrent calls, three times over.
+            for n in range(3):
                 symbol = f"helper_{(k * 13 + n) % 400}"
-                results.append(await session.call_tool("codegraph_callers", {"symbol": symbol}))
-                results.append(
-                    await session.call_tool("codegraph_explore", {"query": f"what calls {symbol}"})
-                )
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(one_call, session, "codegraph_callers", {"symbol": symbol})
+                    tg.start_soon(one_call, session, "codegraph_explore", {"query": f"what calls {symbol}"})
 
         async def proxies():
             async with anyio.create_task_group() as tg:
@@ -145,7 +148,7 @@ def test_eight_concurrent_calls_from_several_proxies_succeed_while_the_index_is_
         stop.set()
         writer.join(120)
     assert rebuilds and all(code == 0 for code in rebuilds)
-    assert len(results) == 16
+    assert len(results) == 24
     for result in results:
         text = _text(result)
         assert not result.is_error, text
