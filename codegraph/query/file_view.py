@@ -218,9 +218,9 @@ def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
     base = f"{rel} is not an indexed file. {NOT_INDEXED_HINT}"
     try:
         on_disk = resolve_inside(root, rel)
-    except (PathOutsideRoot, OSError, ValueError):
-        return base
-    if not on_disk.is_file():
+        if not on_disk.is_file():
+            return base
+    except (PathOutsideRoot, OSError):  # OSError: a name too long for the filesystem, a loop…
         return base
     if sensitive.is_secret(on_disk.relative_to(root.resolve()).as_posix()):
         return f"{rel} is a secret file (keys, credentials, .env): codegraph never indexes or serves it."
