@@ -39,7 +39,13 @@ SECRET_NAME_GLOBS: tuple[str, ...] = (
     "credentials.*",
     "*.credentials",
     "*-credentials.json",
-    "secrets.*",
+    "secrets.json",
+    "secrets.yaml",
+    "secrets.yml",
+    "secrets.toml",
+    "secrets.ini",
+    "secrets.env",
+    "secrets.properties",
     "*.secrets",
     ".netrc",
     "_netrc",
@@ -125,7 +131,7 @@ _YAML_KEY = re.compile(r"^(\s*(?:-\s+)?)((?:\"[^\"]*\"|'[^']*'|[^\s#:'\"][^:#]*?
 _YAML_ITEM = re.compile(r"^(\s*)-\s")
 _PROPS_KEY = re.compile(r"^(\s*(?:export\s+)?)([^\s=:#!;][^=:]*?)\s*([=:])")
 _INI_SECTION = re.compile(r"^\s*(\[\[?[^\]]*\]\]?)\s*(?:[#;].*)?$")
-_JSON_KEY = re.compile(r"^(\s*)(\"(?:[^\"\\]|\\.)*\")\s*:\s*(.?)")
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def summarise_config(text: str, fmt: str) -> list[KeyLine]:
@@ -159,16 +165,16 @@ def summarise_config(text: str, fmt: str) -> list[KeyLine]:
                 out.append(
                     KeyLine(number, f"{m.group(1)}{m.group(2)}:" + (f" {WITHHELD}" if has_value else ""))
                 )
-                if has_value and rest[:1] in ("|", ">"):
-                    in_block, block_indent = True, indent
+                if has_value:
+                    # A key with a value on its line has no children: deeper lines continue the value
+                    # (block scalar, multi-line plain scalar or flow collection) and are skipped whole.
+                    in_block, block_indent = True, len(m.group(1))
             elif item := _YAML_ITEM.match(line):
                 out.append(KeyLine(number, f"{item.group(1)}- {WITHHELD}"))
         elif fmt == "json":
-            m = _JSON_KEY.match(line)
-            if m:
-                opener = m.group(3)
-                suffix = f" {opener}" if opener in ("{", "[") else f" {WITHHELD}"
-                out.append(KeyLine(number, f"{m.group(1)}{m.group(2)}:{suffix}"))
+            text_line = _json_keys(line)
+            if text_line is not None:
+                out.append(KeyLine(number, text_line))
         elif fmt in ("ini", "toml"):
             if in_block:
                 if '"""' in line or "'''" in line:
@@ -195,3 +201,23 @@ def summarise_config(text: str, fmt: str) -> list[KeyLine]:
             if m:
                 out.append(KeyLine(number, f"{m.group(1)}{m.group(2).rstrip()}{m.group(3)}{WITHHELD}"))
     return out
+
+
+def _json_keys(line: str) -> str | None:
+    """The keys on one JSON line (strings followed by ``:``) with values withheld, or None.
+
+    Strings are tokenised left to right, so a ``"k": v`` inside a value string is never taken for a
+    key. A lone key whose value opens on the next lines (``"a": {``) shows the opener to keep the
+    structure; anything else after a key is withheld.
+    """
+    keys: list[tuple[str, str]] = []
+    for m in _JSON_STRING.finditer(line):
+        rest = line[m.end() :].lstrip()
+        if rest.startswith(":"):
+            keys.append((m.group(0), rest[1:].strip()))
+    if not keys:
+        return None
+    indent = line[: len(line) - len(line.lstrip())]
+    if len(keys) == 1 and keys[0][1] in ("{", "[", "{,", "[,"):
+        return f"{indent}{keys[0][0]}: {keys[0][1][0]}"
+    return indent + ", ".join(f"{key}: {WITHHELD}" for key, _ in keys)
