@@ -413,11 +413,17 @@ def render_header(result: FileViewResult) -> str:
     if deps:
         shown = ", ".join(deps[:MAX_DEPENDENTS_SHOWN])
         more = f" (+{len(deps) - MAX_DEPENDENTS_SHOWN} more)" if len(deps) > MAX_DEPENDENTS_SHOWN else ""
-        used = f"used by {len(deps)} file{'s' if len(deps) != 1 else ''}: {shown}{more}"
+        used = f"used by {_plural(len(deps), 'file')}: {shown}{more}"
     else:
         used = "used by no other indexed file"
     withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
-    return f"{result.path} · {result.line_count} lines · {result.symbol_count} symbols · {used}{withheld}"
+    lines = _plural(result.line_count, "line")
+    symbols = _plural(result.symbol_count, "symbol")
+    return f"{result.path} · {lines} · {symbols} · {used}{withheld}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def render_symbols(result: FileViewResult) -> str:

@@ -29,7 +29,7 @@ def test_secret_files_are_recognised(path):
 @pytest.mark.parametrize(
     "path",
     ["main.py", "src/env.ts", "environment.py", "keyboard.py", "monkey.js", "README.md", "docs/secrets.md",
-     "config.yaml", "package.json", "pem_utils.py", ".envrc.md", "keys.py"],
+     "config.yaml", "package.json", "pem_utils.py", ".envrc.md", "keys.py", "credentials.py"],
 )  # fmt: skip
 def test_ordinary_files_are_not_secrets(path):
     assert not is_secret(path)

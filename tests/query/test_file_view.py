@@ -284,7 +284,7 @@ def test_header_gives_line_and_symbol_counts_and_dependents(tmp_path):
     reader.deps["lib.py"] = ["b.py", "a.py", "lib.py"]
     text = render_file_view(fv(tmp_path, reader, "lib.py"))
     header, body = text.split("\n", 1)
-    assert header == "lib.py · 3 lines · 1 symbols · used by 2 files: a.py, b.py"
+    assert header == "lib.py · 3 lines · 1 symbol · used by 2 files: a.py, b.py"
     assert body == "1\tdef f():\n2\t    pass\n3\t"
 
 
