@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -352,7 +352,10 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
     symbols.sort(key=lambda n: (n.start_line, n.start_column, n.name))
     dependents = tuple(sorted({d for d in reader.dependents(rel) if d != rel}))
     total = len(lines)
-    base = dict(path=rel, line_count=total, symbol_count=len(symbols), dependents=dependents)
+    head = FileViewResult(
+        path=rel, line_count=total, symbol_count=len(symbols), dependents=dependents, body="", first_line=0,
+        last_line=0,
+    )  # fmt: skip
 
     if request.symbols_only:
         entries = tuple(SymbolEntry(n.name, n.kind, n.signature, n.start_line) for n in symbols[:MAX_SYMBOLS])
@@ -362,15 +365,7 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
             if truncated
             else ("No symbols in this file." if not symbols else None)
         )
-        return FileViewResult(
-            **base,
-            body="",
-            first_line=0,
-            last_line=0,
-            notice=notice,
-            symbols=entries,
-            symbols_truncated=truncated,
-        )
+        return replace(head, notice=notice, symbols=entries, symbols_truncated=truncated)
 
     offset = max(1, request.offset or 1)
     limit = DEFAULT_LIMIT if request.limit is None else min(max(1, request.limit), MAX_LIMIT)
@@ -379,21 +374,15 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
         keys = sensitive.summarise_config("\n".join(lines), fmt)
         numbered = [(k.line, k.text) for k in keys]
         if not numbered:
-            return FileViewResult(
-                **base,
-                body="",
-                first_line=0,
-                last_line=0,
-                values_withheld=True,
-                notice="A config/data file with no keys found; values are never shown.",
-            )
+            notice = "A config/data file with no keys found; values are never shown."
+            return replace(head, values_withheld=True, notice=notice)
     else:
         numbered = list(enumerate(lines, start=1))
     body, first, last, next_offset, notice = _window(numbered, total, offset, limit, CHAR_BUDGET)
     if fmt and not body and notice and notice.startswith("Offset"):
         notice = f"Offset {offset} is past the last key (line {numbered[-1][0]}) of this {total}-line file."
-    return FileViewResult(
-        **base,
+    return replace(
+        head,
         body=body,
         first_line=first,
         last_line=last,

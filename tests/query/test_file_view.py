@@ -219,6 +219,14 @@ def test_yaml_file_is_shown_as_keys_with_values_withheld(tmp_path):
     assert "values withheld" in render_file_view(result)
 
 
+def test_source_named_symlink_to_a_config_file_is_still_summarised(tmp_path):
+    reader = make(tmp_path, {"conf.yaml": "token: hunter2\n"})
+    os.symlink(tmp_path / "conf.yaml", tmp_path / "settings.py")
+    reader.paths = ["settings.py"]
+    result = fv(tmp_path, reader, "settings.py")
+    assert result.values_withheld and result.body == "1\ttoken: <withheld>"
+
+
 def test_env_template_is_shown_as_keys_only(tmp_path):
     reader = make(tmp_path, {".env.example": "API_KEY=abc123\n"})
     result = fv(tmp_path, reader, ".env.example")

@@ -55,6 +55,7 @@ def tree(tmp_path_factory):
     os.symlink(outside, root / "dir_out")
     os.symlink(root / "a.py", root / "link_in.py")
     os.symlink(root / ".env", root / "env_alias.py")
+    os.symlink(root / "conf.yaml", root / "conf_alias.py")
     os.symlink("../../sibling.py", root / "pkg" / "rel_out.py")
     os.symlink(root / "loop1", root / "loop2")
     os.symlink(root / "loop2", root / "loop1")
@@ -64,6 +65,7 @@ def tree(tmp_path_factory):
 INDEXED = [
     "a.py", "pkg/b.py", "ünïcødé.py", ".env", "pkg/server.pem", "conf.yaml", "link_out.py",
     "dir_out/secret.py", "link_in.py", "env_alias.py", "pkg/rel_out.py", "loop1", "loop2",
+    "conf_alias.py",
 ]  # fmt: skip
 
 
