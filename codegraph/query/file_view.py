@@ -1,15 +1,21 @@
-"""The file view of ``node``: one indexed file exactly as the agent's Read tool shows it, plus a header
+r"""The file view of ``node``: one indexed file exactly as the agent's Read tool shows it, plus a header
 with what Read lacks (line count, symbol count, blast radius) — issue 3, "node: symbol mode and the
 Read-parity file view".
 
-Read's format, measured on Claude Code 2.1.197 (a real ``claude -p`` run against a fake API, see
-tests/query/test_file_view_read_parity.py): each line is ``<n>\\t<line>`` (1-based, no padding), lines
-joined by ``\\n`` with no trailing newline and no code fence; the text is split on ``\\n`` exactly, so a
-trailing newline yields a last empty numbered line; ``\\r\\n`` is shown as ``\\n`` (the ``\\r`` is
-dropped) while a lone ``\\r`` stays inside its line; a UTF-8 BOM is dropped; invalid UTF-8 shows as
-U+FFFD; tabs and long lines are kept as they are. When the window holds nothing but one empty line
-(an empty file, or an offset at the empty line after the final newline) Read shows no lines, only a
-warning that the file is shorter than the offset; we do the same with a notice.
+Read's format, measured on Claude Code 2.1.197 (a real ``claude -p`` run against a fake API; recorded in
+tests/query/test_file_view_read_parity.py, re-run live by tests/query/test_file_view_live_read.py):
+
+- each line is ``<n>\t<line>`` (1-based, no padding), joined by ``\n``; no trailing newline, no fence;
+- the text is split on ``\n`` exactly, so a trailing newline yields a last empty numbered line;
+- ``\r\n`` shows as ``\n`` (the ``\r`` is dropped). Read does this twice, so ``\r\r\n`` also ends a line
+  with no ``\r`` and ``\r\r\r\n`` leaves one; a lone ``\r`` stays inside its line;
+- one leading UTF-8 BOM is dropped; invalid UTF-8 shows as U+FFFD; tabs, NUL bytes and long lines
+  (2,500 characters tested) are kept as they are;
+- given no limit, Read showed all 2,501 lines of a 2,500-line file; issue 3 fixes our default at 2,000
+  lines (with a note giving the next offset), so windows agree whenever the limit is passed;
+- a window holding nothing but one empty line (an empty file, or an offset at the empty line after the
+  final newline) shows no lines, only a warning that the file is shorter than the offset; we give an
+  empty body and a notice.
 
 Every byte served goes through :func:`codegraph.paths.resolve_inside` (the one path guard); secret
 files (:func:`codegraph.index.sensitive.is_secret`) are never served; config/data files are shown as
@@ -237,11 +243,13 @@ def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
 
 def read_lines(data: bytes) -> list[str]:
     """Split file bytes into the lines Read numbers: BOM dropped, invalid UTF-8 replaced by U+FFFD,
-    ``\\r\\n`` → ``\\n``, then ``split("\\n")`` exactly (so ``b""`` is one empty line)."""
+    ``\\r\\n`` → ``\\n`` applied twice, then ``split("\\n")`` exactly (so ``b""`` is one empty line)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-    return text.split("\n")
+    # Read normalises line endings twice (on reading, and again when numbering splits on CRLF-or-LF),
+    # so "\r\r\n" ends a line with no "\r" left; measured, see the module docstring.
+    return text.replace("\r\n", "\n").split("\n")
 
 
 def _load(root: Path, rel: str) -> tuple[list[str], str]:

@@ -57,6 +57,10 @@ RECORDED = {
     "lone cr": (b"a\rb\rc\n", "1\ta\rb\rc\n2\t"),
     "unicode": ("é€😀\n".encode(), "1\té€😀\n2\t"),
     "blank lines": (b"\n\n\nx\n\n", "1\t\n2\t\n3\t\n4\tx\n5\t\n6\t"),
+    "cr cr lf after lf": (b"a\nb\r\r\nc\n", "1\ta\n2\tb\n3\tc\n4\t"),
+    "cr cr cr lf": (b"a\r\r\r\nb\r\n", "1\ta\r\n2\tb\n3\t"),
+    "cr cr lf first": (b"\r\r\nx\n", "1\t\n2\tx\n3\t"),
+    "double bom": (b"\xef\xbb\xbf\xef\xbb\xbfa\r\n\r\r\n", "1\t\ufeffa\n2\t\n3\t"),
 }
 
 
@@ -115,12 +119,13 @@ def test_window_read_shows_as_a_warning_has_empty_body_and_a_notice(tmp_path, da
 
 def read_oracle(data: bytes, offset: int, limit: int) -> str | None:
     """Claude Code's Read, from its observed format: decode UTF-8 with U+FFFD, drop a leading BOM,
-    split on CRLF-or-LF, take lines [offset, offset+limit), number them `n<TAB>line`, join with LF.
-    None when the selected text is empty (Read shows only a warning then)."""
+    turn CRLF into LF on reading, split on CRLF-or-LF when numbering, take lines [offset, offset+limit),
+    number them `n<TAB>line`, join with LF. None when the selected text is empty (Read shows only a
+    warning then)."""
     text = data.decode("utf-8", "replace")
     if text[:1] == "\ufeff":
         text = text[1:]
-    lines = re.split(r"\r?\n", text)
+    lines = re.split(r"\r?\n", re.sub(r"\r\n", "\n", text))
     selected = lines[offset - 1 : offset - 1 + limit]
     if "\n".join(selected) == "":
         return None
