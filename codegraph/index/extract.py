@@ -351,6 +351,9 @@ class _Extractor:
             parent = parent.parent
         if left is None:
             return
+        if right is not None and right.type in ("boolean_operator", "conditional_expression"):
+            # ``self.q = query or sql.Query(model)``: the constructor call among the operands
+            right = next((c for c in right.named_children if c.type == "call"), right)
         if right is not None and right.type == "call":
             fn = right.child_by_field_name("function")
             callee = _dotted(fn) if fn is not None else None
@@ -519,11 +522,10 @@ class _Extractor:
         if typ is None:
             return None
         inner = typ.named_children[0] if typ.type == "type_annotation" and typ.named_child_count else typ
-        if inner.type == "type_identifier":
-            return _text(inner)
         if inner.type == "generic_type":
-            n = inner.child_by_field_name("name")
-            return _text(n) if n is not None and n.type == "type_identifier" else None
+            inner = inner.child_by_field_name("name")
+        if inner is not None and inner.type in ("type_identifier", "nested_type_identifier"):
+            return _text(inner)
         return None
 
     def _ts_param_types(self, params) -> None:
