@@ -52,8 +52,8 @@ NOT_INDEXED_HINT = (
 class FileViewReader(Protocol):
     """What the file view needs from the index. ``codegraph.store.reader.Reader`` implements it.
 
-    Until the store's reader lands on main this Protocol is the contract; an optional
-    ``skip_reason(path) -> str | None`` (why discovery skipped a file on disk) is used when present.
+    Optional: ``skip_reason(path) -> str | None`` or ``skipped() -> dict[path, reason]`` (why discovery
+    skipped a file on disk) lets a "not indexed" answer say why.
     """
 
     def indexed_paths(self) -> list[str]:
@@ -220,6 +220,19 @@ def match_indexed(root: Path, reader: FileViewReader, arg: str) -> str:
     raise FileNotIndexed(_not_indexed_message(root, reader, rel))
 
 
+def _skip_reason(reader: FileViewReader, rel: str) -> str | None:
+    """Why discovery skipped ``rel``, when the reader can tell: ``skip_reason(path)`` or the store
+    Reader's ``skipped() -> {path: reason}``."""
+    one = getattr(reader, "skip_reason", None)
+    if callable(one):
+        return one(rel)
+    every = getattr(reader, "skipped", None)
+    if callable(every):
+        found = every()
+        return found.get(rel) if isinstance(found, dict) else None
+    return None
+
+
 def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
     base = f"{rel} is not an indexed file. {NOT_INDEXED_HINT}"
     try:
@@ -230,8 +243,7 @@ def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
         return base
     if sensitive.is_secret(on_disk.relative_to(root.resolve()).as_posix()):
         return f"{rel} is a secret file (keys, credentials, .env): codegraph never indexes or serves it."
-    reason_of = getattr(reader, "skip_reason", None)
-    reason = reason_of(rel) if callable(reason_of) else None
+    reason = _skip_reason(reader, rel)
     if reason:
         return f"{rel} exists but was not indexed ({reason}). {NOT_INDEXED_HINT}"
     return f"{rel} exists but is not in the index (ignored, or added since the last sync). {NOT_INDEXED_HINT}"

@@ -1,75 +1,15 @@
-"""The file view over a real index built by codegraph's indexer in a tmp dir (real SQLite, real files).
-
-Uses ``codegraph.store.reader.Reader`` when it provides the file-view methods; until then a small
-adapter over the same database (below) stands in for it.
-"""
+"""The file view over a real index built by codegraph's indexer in a tmp dir (real SQLite, real files,
+the store's Reader)."""
 
 from __future__ import annotations
-
-import json
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from codegraph.errors import FileNotIndexed
-from codegraph.model import Node
+from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
 from codegraph.query.file_view import FileViewRequest, file_view, render_file_view
-
-index_project = pytest.importorskip("codegraph.index.indexer").index_project
-
-
-class _SqliteStandIn:
-    """Until the store's Reader lands: the FileViewReader methods over the reference-format tables."""
-
-    def __init__(self, db: Path):
-        self.conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        self.conn.row_factory = sqlite3.Row
-
-    def indexed_paths(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT path FROM files ORDER BY path")]
-
-    def file_symbols(self, path: str) -> list[Node]:
-        rows = self.conn.execute("SELECT * FROM nodes WHERE file_path = ?", (path,)).fetchall()
-        fields = set(Node.__slots__)
-        out = []
-        for r in rows:
-            data = {k: r[k] for k in r.keys() if k in fields}
-            for key in ("decorators", "type_parameters"):
-                data[key] = json.loads(data[key]) if data.get(key) else None
-            out.append(Node(**data))
-        return out
-
-    def dependents(self, path: str) -> list[str]:
-        sql = (
-            "SELECT DISTINCT s.file_path FROM edges e JOIN nodes t ON e.target = t.id "
-            "JOIN nodes s ON e.source = s.id "
-            "WHERE t.file_path = ? AND s.file_path != ? AND e.kind != 'contains'"
-        )
-        return [r[0] for r in self.conn.execute(sql, (path, path))]
-
-    def skip_reason(self, path: str) -> str | None:
-        try:
-            row = self.conn.execute("SELECT reason FROM cgpy_skipped WHERE path = ?", (path,)).fetchone()
-        except sqlite3.OperationalError:
-            return None
-        return row[0] if row else None
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-def open_reader(paths: ProjectPaths):
-    try:
-        from codegraph.store.reader import Reader  # noqa: PLC0415 — optional until it lands on main
-    except ImportError:
-        Reader = None  # noqa: N806
-    if Reader is not None and all(
-        hasattr(Reader, m) for m in ("indexed_paths", "file_symbols", "dependents")
-    ):
-        return Reader.open(paths) if hasattr(Reader, "open") else Reader(paths.db)
-    return _SqliteStandIn(paths.db)
+from codegraph.store.reader import Reader
 
 
 @pytest.fixture
@@ -86,11 +26,8 @@ def project(tmp_path):
     (root / "big.min.js").write_text("var a=1;" * 200_000)
     paths = ProjectPaths(root.resolve())
     index_project(paths, workers=1)
-    reader = open_reader(paths)
-    yield paths.root, reader
-    close = getattr(reader, "close", None)
-    if close:
-        close()
+    with Reader(paths) as reader:
+        yield paths.root, reader
 
 
 def test_indexed_file_is_shown_with_its_real_symbols_and_dependents(project):
@@ -126,4 +63,4 @@ def test_file_skipped_by_the_indexer_says_why(project):
     root, reader = project
     with pytest.raises(FileNotIndexed) as err:
         file_view(root, reader, FileViewRequest(file="big.min.js"))
-    assert "exists but" in str(err.value)
+    assert "exists but was not indexed (too large" in str(err.value)
