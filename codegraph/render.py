@@ -7,7 +7,7 @@ import dataclasses
 import json
 
 from codegraph.model import Node
-from codegraph.query import basic, explore, graph
+from codegraph.query import basic, explore, file_view, graph
 
 
 def to_data(result) -> dict:
@@ -200,4 +200,5 @@ _RENDERERS = {
     basic.NodeResult: _node,
     explore.ExploreResult: _explore,
     explore.ContextResult: _context,
+    file_view.FileViewResult: file_view.render_file_view,
 }

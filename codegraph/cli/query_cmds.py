@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from codegraph.query import basic, explore as explore_mod, graph
+from codegraph.query import basic, file_view, graph
+from codegraph.query import explore as explore_mod
 from codegraph.render import render, to_json
 from codegraph.store.reader import Reader
 
@@ -78,14 +79,21 @@ def trace_cmd(start, end, max_depth, path, as_json):
 
 @click.command("node")
 @click.argument("symbol", required=False)
-@click.option("--file", "file", help="File mode (no SYMBOL): show the file as the Read tool would.")
+@click.option("--file", "file", help="With SYMBOL: narrow to this file. Alone: show the file as Read would.")
 @click.option("--line", type=click.IntRange(min=1), help="Narrow an ambiguous symbol to the one spanning LINE.")
+@click.option("--offset", type=click.IntRange(min=1), help="File view: first line (1-based).")
+@click.option("--limit", type=click.IntRange(1, 100000), help="File view: number of lines (default 2000).")
+@click.option("--symbols-only", is_flag=True, help="File view: the symbol map instead of the source.")
 @_common
-def node_cmd(symbol, file, line, path, as_json):
+def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
     """Show SYMBOL (source, callers, callees) or, with --file only, a file."""
-    if not symbol:
+    if symbol:
+        _run(path, as_json, basic.node, symbol, file=file, line=line)
+    elif file:
+        request = file_view.FileViewRequest(file=file, offset=offset, limit=limit, symbols_only=symbols_only)
+        _run(path, as_json, lambda reader: file_view.file_view(reader.root, reader, request))
+    else:
         raise click.UsageError("give a SYMBOL, or --file PATH for the file view")
-    _run(path, as_json, basic.node, symbol, file=file, line=line)
 
 
 @click.command("files")
