@@ -75,18 +75,19 @@ def _walk_candidates(root: Path) -> list[str]:
                 hit = bool(result.include)
         return hit
 
-    def walk(directory: Path, rel_dir: str) -> None:
-        gi = directory / ".gitignore"
+    def walk(directory: str, rel_dir: str) -> None:
+        gi = os.path.join(directory, ".gitignore")
         pushed = False
-        if gi.is_file():
+        if os.path.isfile(gi):
             try:
-                lines = gi.read_text("utf-8", "replace").splitlines()
-                specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+                with open(gi, encoding="utf-8", errors="replace") as fh:
+                    specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(fh.read().splitlines())))
                 pushed = True
             except (OSError, ValueError):
                 pass
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
         except OSError:
             entries = []
         for entry in entries:
@@ -98,13 +99,13 @@ def _walk_candidates(root: Path) -> list[str]:
             if is_dir:
                 if entry.name in DEFAULT_IGNORED_DIRS or ignored(rel, True):
                     continue
-                walk(Path(entry.path), rel + "/")
-            elif not ignored(rel, False):
+                walk(entry.path, rel + "/")
+            elif language_for(entry.name) is not None and not ignored(rel, False):
                 out.append(rel)
         if pushed:
             specs.pop()
 
-    walk(root, "")
+    walk(str(root), "")
     return out
 
 
