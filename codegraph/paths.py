@@ -6,9 +6,7 @@ A project root is the nearest directory at or above a path that holds ``.codegra
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +51,9 @@ class ProjectPaths:
         sock = self.dir / "daemon.sock"
         if len(os.fsencode(sock)) <= 100:
             return sock
+        import hashlib  # here, not at the top: the MCP handshake imports this module (issue 4)
+        import tempfile
+
         digest = hashlib.sha256(os.fsencode(self.root)).hexdigest()[:16]
         return Path(tempfile.gettempdir()) / f"codegraph-{digest}.sock"
 
