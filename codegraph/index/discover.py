@@ -18,6 +18,7 @@ from pathlib import Path
 import pathspec
 
 from codegraph.index.languages import language_for
+from codegraph.index.sensitive import is_secret
 
 DEFAULT_IGNORED_DIRS = frozenset({
     "node_modules", "dist", "build", ".venv", "venv", "__pycache__", "target", "vendor", ".git", ".hg",
@@ -125,6 +126,9 @@ def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Discovery:
     for rel in candidates:
         lang = language_for(rel)
         if lang is None:
+            continue
+        if is_secret(rel):
+            result.skipped[rel] = "secret file"
             continue
         parts = rel.split("/")
         if any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
