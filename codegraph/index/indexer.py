@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codegraph import __version__
+from codegraph.config import load_config
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
 from codegraph.index.resolve import resolve
@@ -123,7 +124,7 @@ def index_project(
     started = time.perf_counter()
     ensure_codegraph_dir(paths)
     root = paths.root
-    found = discover(root, max_bytes=max_bytes)
+    found = discover(root, max_bytes=max_bytes, exclude=load_config(root).exclude)
     conn = connect_writer(paths.db)
     try:
         cached = {} if full else writer.load_cache(conn)
