@@ -59,6 +59,7 @@ class StatusResult:
     modified: list[str]
     deleted: list[str]
     skipped: dict[str, int]
+    running: dict | None = None  # a live index run: {"phase", "done", "total", "pid", "started"}
 
 
 def status(reader: Reader) -> StatusResult:
@@ -86,8 +87,10 @@ def status(reader: Reader) -> StatusResult:
     for why in reader.skipped().values():
         key = why.split(" (", 1)[0]
         reasons[key] = reasons.get(key, 0) + 1
+    from codegraph.index.background import read_progress
+
     return StatusResult(str(reader.root), reader.counts(), reader.languages(), reader.metadata(), added,
-                        modified, deleted, reasons)
+                        modified, deleted, reasons, read_progress(reader.paths))
 
 
 @dataclass
