@@ -6,14 +6,18 @@ import click
 
 from codegraph.config import load_config
 from codegraph.query import basic, file_view, graph
+from codegraph.query.freshness import banner, changed_files, cited_paths
 from codegraph.query import explore as explore_mod
-from codegraph.render import render, to_json
+from codegraph.render import render, to_data, to_json
 from codegraph.store.reader import Reader
 
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     with Reader(path) as reader:
         result = fn(reader, *args, **kwargs)
+        changed = [] if fn is basic.status else changed_files(reader, cited_paths(to_data(result)))
+    if changed:
+        click.echo(banner(changed), err=True)
     click.echo(to_json(result) if as_json else render(result))
 
 

@@ -86,6 +86,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "structuredContent": {…}, "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.query.freshness import banner, changed_files, cited_paths
     from codegraph.render import render, to_data
     from codegraph.store.reader import Reader
 
@@ -120,7 +121,13 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
     try:
         with Reader(start) as reader:
             result = _HANDLERS[name](reader, arguments)
-            return _result(render(result), to_data(result))
+            data = to_data(result)
+            text = render(result)
+            changed = changed_files(reader, cited_paths(data)) if name != "codegraph_status" else []
+            if changed:
+                text = banner(changed) + "\n\n" + text
+                data = {**data, "staleFiles": changed}
+            return _result(text, data)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)
     except CodegraphError as exc:
