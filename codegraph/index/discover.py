@@ -110,14 +110,16 @@ def _walk_candidates(root: Path) -> list[str]:
     return out
 
 
-def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Discovery:
+def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = ()) -> Discovery:
     """List the source files under ``root`` to index and the skipped ones with reasons.
 
-    Reasons: ``ignored directory``, ``symlink outside root``, ``too large (N bytes > limit)``,
-    ``unreadable``. Binary and minified checks need the bytes and happen in the indexer.
+    Reasons: ``ignored directory``, ``secret file``, ``excluded by codegraph.json``,
+    ``symlink outside root``, ``too large (N bytes > limit)``, ``unreadable``. Binary and minified
+    checks need the bytes and happen in the indexer.
     """
     root = root.resolve()
     result = Discovery()
+    excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
     candidates = _git_candidates(root)
     result.used_git = candidates is not None
     if candidates is None:
@@ -129,6 +131,9 @@ def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Discovery:
             continue
         if is_secret(rel):
             result.skipped[rel] = "secret file"
+            continue
+        if excluded is not None and excluded.match_file(rel):
+            result.skipped[rel] = "excluded by codegraph.json"
             continue
         parts = rel.split("/")
         if any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
