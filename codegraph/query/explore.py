@@ -278,8 +278,11 @@ def _has_generated_banner(reader: Reader, path: str) -> bool:
 def _is_ambient_declaration(reader: Reader, path: str, symbols: list[Node]) -> bool:
     """All four: declares ≥1 symbol, every symbol type-level, none calls/instantiates, and no other
     file's node points at it."""
-    top_kinds = {s.kind for s in symbols}
-    if not top_kinds <= TYPE_LEVEL or not (top_kinds - {"property"}):
+    # members of an interface or type alias (method signatures, fields) are type-level too
+    type_owners = {s.qualified_name for s in symbols if s.kind in ("interface", "type_alias")}
+    kinds = {("property" if s.kind == "method" and s.qualified_name.rsplit("::", 1)[0] in type_owners
+              and "::" in s.qualified_name else s.kind) for s in symbols}
+    if not kinds <= TYPE_LEVEL or not (kinds - {"property"}):
         return False
     ids = [s.id for s in symbols]
     if reader.outgoing(ids, ("calls", "instantiates")):
