@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from codegraph.model import Node
+from codegraph.query.freshness import changed_files, current_span
 from codegraph.query.graph import is_test_path
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
@@ -352,10 +353,35 @@ def explore(reader: Reader, question: str, *, max_chars: int | None = None,
     result.blast = _blast(reader, ranking)
     used = 600 + sum(len(n.qualified_name) + 60 for n, *_ in result.flow)
     used += sum(200 + 80 * len(c) for _, c, _ in result.blast)
+    used = min(used, budget // 3)  # a small budget still gets source
     result.sections = _sections(reader, ranking, budget - used)
     shown = {sec.path for sec in result.sections}
     result.not_shown = [fs for fs in ranking.files if fs.path not in shown][:12]
+    _fit(result)
     return result
+
+
+def _fit(result: ExploreResult) -> None:
+    """Enforce the budget on the rendered text: drop the lowest-ranked sections, then trim the blast
+    radius and the not-shown list, until it fits."""
+    from codegraph.render import render
+
+    while len(render(result)) > result.budget:
+        if result.sections:
+            dropped = result.sections.pop()
+            result.not_shown.insert(0, dropped.score)
+        elif result.not_shown:
+            result.not_shown.pop()
+        elif any(sites for _, sites, _ in result.blast):
+            result.blast = [(seed, sites[: len(sites) // 2], tests[:1]) for seed, sites, tests in result.blast]
+        elif result.blast:
+            result.blast.pop()
+        elif result.flow:
+            result.flow = []
+        else:
+            result.seeds = result.seeds[: max(0, len(result.seeds) - 1)]
+            if not result.seeds:
+                return
 
 
 def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:
@@ -406,14 +432,18 @@ def _sections(reader: Reader, ranking: Ranking, room: int) -> list[FileSection]:
         if len(lines) <= WHOLE_FILE_LINES:
             candidates.append((fs.score, fs.path, 1, len(lines), "whole file"))
             continue
+        changed = bool(changed_files(reader, [fs.path]))
         for n in ranking.nodes.values():
             if n.file_path != fs.path or n.kind in ("file", "import"):
                 continue
             if n.kind in ("class", "interface") and n.end_line - n.start_line > 60:
                 continue  # a large container: its relevant members are candidates of their own
             score = ranking.node_scores.get(n.id, 0.0) * fs.penalty
-            if score > 0:
-                candidates.append((score, fs.path, n.start_line, n.end_line, n.qualified_name))
+            if score <= 0:
+                continue
+            span = current_span(reader, n) if changed else (n.start_line, n.end_line)
+            if span is not None:  # edited since the index: the span is re-located in the current file
+                candidates.append((score, fs.path, span[0], span[1], n.qualified_name))
     candidates.sort(key=lambda c: (-c[0], rank_of[c[1]], c[2]))
     chosen: dict[str, list[Span]] = {}
     used = 0
