@@ -100,9 +100,10 @@ class FileExtraction:
     refs: list[Ref] = field(default_factory=list)
     imports: list[ImportBinding] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    # For classes: class node id -> list of local variable type hints found in bodies
-    # ``assigned_types``: (scope node id, variable name) -> constructor name, for ``x = Foo()``.
+    # (scope node id, variable, type or constructor name) for ``x = Foo()``, ``x: Foo``, ``self.x = Foo()``.
     assigned_types: list[tuple[str, str, str]] = field(default_factory=list)
+    # ES exports without ``from``: (exported name, local name), e.g. ("default", "Router"), ("y", "x").
+    exports: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

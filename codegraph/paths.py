@@ -6,9 +6,7 @@ A project root is the nearest directory at or above a path that holds ``.codegra
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +51,9 @@ class ProjectPaths:
         sock = self.dir / "daemon.sock"
         if len(os.fsencode(sock)) <= 100:
             return sock
+        import hashlib  # here, not at the top: the MCP handshake imports this module (issue 4)
+        import tempfile
+
         digest = hashlib.sha256(os.fsencode(self.root)).hexdigest()[:16]
         return Path(tempfile.gettempdir()) / f"codegraph-{digest}.sock"
 
@@ -96,10 +97,16 @@ def resolve_inside(root: Path, relative: str) -> Path:
     """``root / relative`` resolved, guaranteed to stay inside ``root`` (symlinks followed).
 
     Raises:
-        PathOutsideRoot: the path escapes the root through ``..``, an absolute path or a symlink.
+        PathOutsideRoot: the path escapes the root through ``..``, an absolute path or a symlink; or it
+            cannot be resolved at all (a NUL byte, a symlink loop) — refused rather than crashing.
     """
+    if "\x00" in str(relative):
+        raise PathOutsideRoot(f"Refused: {relative!r} contains a NUL byte.")
     root = root.resolve()
-    candidate = (root / relative).resolve()
+    try:
+        candidate = (root / relative).resolve()
+    except (RuntimeError, OSError) as exc:  # symlink loop: RuntimeError before 3.13, OSError(ELOOP) after
+        raise PathOutsideRoot(f"Refused: {relative!r} cannot be resolved inside {root} ({exc}).") from None
     if candidate != root and root not in candidate.parents:
         raise PathOutsideRoot(f"Refused: {relative!r} resolves outside the project root {root}.")
     return candidate

@@ -30,14 +30,19 @@ def cli() -> None:
 
 def _register() -> None:
     # One line per command module; each module exposes COMMANDS (a list of click commands).
-    from codegraph.cli import index_cmds, install_cmds, query_cmds
+    from codegraph.cli import index_cmds, install_cmds, query_cmds, serve_cmds
 
-    for module in (index_cmds, query_cmds, install_cmds):
+    for module in (index_cmds, query_cmds, serve_cmds, install_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["serve"]:
+        # The agent's MCP handshake must not wait for the other command modules (issue 4).
+        from codegraph.mcp.proxy import fast_entry
+
+        fast_entry(sys.argv[2:])
     _register()
     cli()
 

@@ -1,0 +1,134 @@
+"""Query commands: thin wrappers that open the index, call one query function and render it."""
+
+from __future__ import annotations
+
+import click
+
+from codegraph.query import basic, file_view, graph
+from codegraph.query import explore as explore_mod
+from codegraph.render import render, to_json
+from codegraph.store.reader import Reader
+
+
+def _run(path, as_json, fn, *args, **kwargs) -> None:
+    with Reader(path) as reader:
+        result = fn(reader, *args, **kwargs)
+    click.echo(to_json(result) if as_json else render(result))
+
+
+def _common(fn):
+    fn = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(fn)
+    fn = click.option("--path", "-p", "path", type=click.Path(file_okay=False),
+                      help="Project directory (default: here; the nearest index at or above is used).")(fn)
+    return fn
+
+
+@click.command("search")
+@click.argument("text")
+@click.option("--kind", help="Only this node kind (function, method, class, …).")
+@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@_common
+def search_cmd(text, kind, limit, path, as_json):
+    """Find symbols by name or words."""
+    _run(path, as_json, basic.search, text, kind=kind, limit=limit)
+
+
+query_cmd = click.Command("query", callback=search_cmd.callback, params=search_cmd.params,
+                          help="Alias of search.")
+
+
+@click.command("callers")
+@click.argument("symbol")
+@click.option("--file", help="Narrow to definitions in this file (suffix match).")
+@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@_common
+def callers_cmd(symbol, file, limit, path, as_json):
+    """Who calls SYMBOL (grouped per definition when ambiguous)."""
+    _run(path, as_json, graph.callers, symbol, file=file, limit=limit)
+
+
+@click.command("callees")
+@click.argument("symbol")
+@click.option("--file", help="Narrow to definitions in this file (suffix match).")
+@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@_common
+def callees_cmd(symbol, file, limit, path, as_json):
+    """What SYMBOL calls."""
+    _run(path, as_json, graph.callees, symbol, file=file, limit=limit)
+
+
+@click.command("impact")
+@click.argument("symbol")
+@click.option("--file", help="Narrow to definitions in this file (suffix match).")
+@click.option("--depth", type=click.IntRange(1, 10), default=3, show_default=True)
+@_common
+def impact_cmd(symbol, file, depth, path, as_json):
+    """Blast radius of changing SYMBOL."""
+    _run(path, as_json, graph.impact, symbol, file=file, depth=depth)
+
+
+@click.command("trace")
+@click.argument("start")
+@click.argument("end")
+@click.option("--max-depth", type=click.IntRange(1, 12), default=8, show_default=True)
+@_common
+def trace_cmd(start, end, max_depth, path, as_json):
+    """How START reaches END: the shortest call path."""
+    _run(path, as_json, graph.trace, start, end, max_depth=max_depth)
+
+
+@click.command("node")
+@click.argument("symbol", required=False)
+@click.option("--file", "file", help="With SYMBOL: narrow to this file. Alone: show the file as Read would.")
+@click.option("--line", type=click.IntRange(min=1), help="Narrow an ambiguous symbol to the one spanning LINE.")
+@click.option("--offset", type=click.IntRange(min=1), help="File view: first line (1-based).")
+@click.option("--limit", type=click.IntRange(1, 100000), help="File view: number of lines (default 2000).")
+@click.option("--symbols-only", is_flag=True, help="File view: the symbol map instead of the source.")
+@_common
+def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
+    """Show SYMBOL (source, callers, callees) or, with --file only, a file."""
+    if symbol:
+        _run(path, as_json, basic.node, symbol, file=file, line=line)
+    elif file:
+        request = file_view.FileViewRequest(file=file, offset=offset, limit=limit, symbols_only=symbols_only)
+        _run(path, as_json, lambda reader: file_view.file_view(reader.root, reader, request))
+    else:
+        raise click.UsageError("give a SYMBOL, or --file PATH for the file view")
+
+
+@click.command("files")
+@click.argument("filter", required=False)
+@click.option("--limit", type=click.IntRange(1, 100000), default=200, show_default=True)
+@_common
+def files_cmd(filter, limit, path, as_json):
+    """List indexed files (optionally under a folder or matching a substring)."""
+    _run(path, as_json, basic.files, filter, limit=limit)
+
+
+@click.command("status")
+@_common
+def status_cmd(path, as_json):
+    """Index health and what changed on disk since the last index."""
+    _run(path, as_json, basic.status)
+
+
+@click.command("explore")
+@click.argument("question")
+@click.option("--max-chars", type=click.IntRange(1000, 25000), help="Envelope budget (default: by repo size).")
+@_common
+def explore_cmd(question, max_chars, path, as_json):
+    """Answer QUESTION with the most relevant current source (an envelope)."""
+    _run(path, as_json, explore_mod.explore, question, max_chars=max_chars)
+
+
+@click.command("context")
+@click.argument("task")
+@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@_common
+def context_cmd(task, limit, path, as_json):
+    """TASK in plain words (English or Chinese) → the most relevant symbols."""
+    _run(path, as_json, explore_mod.context, task, limit=limit)
+
+
+COMMANDS = [search_cmd, query_cmd, callers_cmd, callees_cmd, impact_cmd, trace_cmd, node_cmd, files_cmd,
+            status_cmd, explore_cmd, context_cmd]

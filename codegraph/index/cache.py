@@ -1,0 +1,41 @@
+"""Compact, safe serialisation of a :class:`FileExtraction` for the per-file extraction cache.
+
+JSON (never pickle: the cache lives in a file anyone could hand us) compressed with zlib.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+
+from codegraph.model import FileExtraction, ImportBinding, Node, Ref
+
+_NODE_FIELDS = Node.__slots__
+_REF_FIELDS = Ref.__slots__
+_IMPORT_FIELDS = ImportBinding.__slots__
+
+
+def encode(fx: FileExtraction) -> bytes:
+    payload = [
+        fx.path, fx.language,
+        [[getattr(n, f) for f in _NODE_FIELDS] for n in fx.nodes],
+        fx.contains,
+        [[getattr(r, f) for f in _REF_FIELDS] for r in fx.refs],
+        [[getattr(b, f) for f in _IMPORT_FIELDS] for b in fx.imports],
+        fx.errors, fx.assigned_types, fx.exports,
+    ]
+    return zlib.compress(json.dumps(payload, separators=(",", ":")).encode(), 1)
+
+
+def decode(data: bytes) -> FileExtraction:
+    path, language, nodes, contains, refs, imports, errors, typed, exports = json.loads(zlib.decompress(data))
+    return FileExtraction(
+        path=path, language=language,
+        nodes=[Node(*row) for row in nodes],
+        contains=[tuple(c) for c in contains],
+        refs=[Ref(*row) for row in refs],
+        imports=[ImportBinding(*row) for row in imports],
+        errors=errors,
+        assigned_types=[tuple(t) for t in typed],
+        exports=[tuple(e) for e in exports],
+    )

@@ -1,0 +1,167 @@
+"""Which files of a project get indexed, and why the others don't.
+
+In a git checkout the candidates are ``git ls-files -z -co --exclude-standard`` (tracked plus
+untracked-not-ignored); elsewhere a walk that applies every ``.gitignore`` (root and nested, via
+pathspec) and prunes ignored directories. Both then drop default-ignored directories, non-source
+files, symlinks that leave the root, files over the size limit, binary and minified files — each
+skip is recorded with its reason so an empty answer can say why.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from codegraph.index.languages import language_for
+
+DEFAULT_IGNORED_DIRS = frozenset({
+    "node_modules", "dist", "build", ".venv", "venv", "__pycache__", "target", "vendor", ".git", ".hg",
+    ".svn", ".codegraph", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".next", ".nuxt",
+    "coverage", ".cache", "bower_components", ".idea", ".vscode", "site-packages", ".eggs",
+})
+DEFAULT_MAX_BYTES = 1_000_000
+MINIFIED_AVG_LINE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file to index: POSIX path relative to the root, stat facts, language labels."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    language: str
+    grammar: str
+
+
+@dataclass
+class Discovery:
+    files: list[SourceFile] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> reason
+    used_git: bool = False
+
+
+def _git_candidates(root: Path) -> list[str] | None:
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "-co", "--exclude-standard"],
+            capture_output=True, timeout=60, check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def _walk_candidates(root: Path) -> list[str]:
+    """Walk ``root`` honouring nested .gitignore files; never follows directory symlinks."""
+    out: list[str] = []
+    specs: list[tuple[str, pathspec.PathSpec]] = []  # (dir prefix, spec) active for the current walk
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        hit = False
+        for prefix, spec in specs:
+            if prefix and not rel.startswith(prefix):
+                continue
+            sub = rel[len(prefix):] + ("/" if is_dir else "")
+            result = spec.check_file(sub)
+            if result.include is not None:
+                hit = bool(result.include)
+        return hit
+
+    def walk(directory: Path, rel_dir: str) -> None:
+        gi = directory / ".gitignore"
+        pushed = False
+        if gi.is_file():
+            try:
+                lines = gi.read_text("utf-8", "replace").splitlines()
+                specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+                pushed = True
+            except (OSError, ValueError):
+                pass
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            entries = []
+        for entry in entries:
+            rel = f"{rel_dir}{entry.name}"
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if entry.name in DEFAULT_IGNORED_DIRS or ignored(rel, True):
+                    continue
+                walk(Path(entry.path), rel + "/")
+            elif not ignored(rel, False):
+                out.append(rel)
+        if pushed:
+            specs.pop()
+
+    walk(root, "")
+    return out
+
+
+def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Discovery:
+    """List the source files under ``root`` to index and the skipped ones with reasons.
+
+    Reasons: ``ignored directory``, ``symlink outside root``, ``too large (N bytes > limit)``,
+    ``unreadable``. Binary and minified checks need the bytes and happen in the indexer.
+    """
+    root = root.resolve()
+    result = Discovery()
+    candidates = _git_candidates(root)
+    result.used_git = candidates is not None
+    if candidates is None:
+        candidates = _walk_candidates(root)
+    seen: set[str] = set()
+    for rel in candidates:
+        lang = language_for(rel)
+        if lang is None:
+            continue
+        parts = rel.split("/")
+        if any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
+            result.skipped[rel] = "ignored directory"
+            continue
+        absolute = root / rel
+        try:
+            st = absolute.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                target = absolute.resolve()
+                if target != root and root not in target.parents:
+                    result.skipped[rel] = "symlink outside root"
+                    continue
+                st = target.stat()
+            if not stat.S_ISREG(st.st_mode):
+                continue
+        except (OSError, RuntimeError):  # RuntimeError: symlink loop on older Pythons
+            result.skipped[rel] = "unreadable"
+            continue
+        if rel in seen:
+            continue
+        seen.add(rel)
+        if st.st_size > max_bytes:
+            result.skipped[rel] = f"too large ({st.st_size} bytes > {max_bytes})"
+            continue
+        result.files.append(SourceFile(rel, st.st_size, st.st_mtime_ns, lang[0], lang[1]))
+    result.files.sort(key=lambda f: f.path)
+    return result
+
+
+def content_skip_reason(path: str, data: bytes) -> str | None:
+    """Why a file's bytes should not be indexed (binary, minified/bundled), or None."""
+    if b"\0" in data[:8192]:
+        return "binary"
+    name = path.rsplit("/", 1)[-1]
+    if ".min." in name or name.endswith((".bundle.js", ".min.js")):
+        return "minified"
+    lines = data.count(b"\n") + 1
+    if len(data) > 2000 and len(data) / lines > MINIFIED_AVG_LINE:
+        return "minified"
+    return None

@@ -1,0 +1,16 @@
+; JavaScript / JSX: the syntax nodes the extractor turns into symbols and references.
+(class_declaration) @class
+(class name: (_)) @class
+(function_declaration) @function
+(generator_function_declaration) @function
+(method_definition) @function
+(variable_declarator value: [(arrow_function) (function_expression) (generator_function)]) @function
+(field_definition property: (_) value: [(arrow_function) (function_expression)]) @function
+(field_definition) @field
+(call_expression) @call
+(new_expression) @new
+(import_statement) @import
+(export_statement source: (_)) @import
+(export_statement) @export
+(lexical_declaration) @assign
+(variable_declaration) @assign

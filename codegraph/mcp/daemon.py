@@ -1,0 +1,339 @@
+"""The shared per-project daemon: one detached process per project root that serves tool calls for
+any number of handshake proxies over a Unix socket, keeping the index, parsers and caches warm.
+
+Lifecycle (issue 4): a pid file created exclusively is the lock (a stale one, whose pid is dead, is
+cleared); it exits on SIGTERM/SIGINT, after ``CODEGRAPH_DAEMON_IDLE`` seconds with no client (default
+300), and when its project's ``.codegraph/`` disappears. It logs to ``.codegraph/daemon.log``.
+
+Run detached with :func:`spawn`; ``python -m codegraph.mcp.daemon ROOT`` runs it in the foreground.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from codegraph import __version__
+from codegraph.mcp import wire
+from codegraph.paths import ProjectPaths
+
+log = logging.getLogger("codegraph.daemon")
+
+IN_DAEMON = False  # True inside a daemon process (tests' fake handlers read it)
+DEFAULT_IDLE_SECONDS = 300.0
+WORKERS = 8
+_TICK = 0.5
+
+
+def idle_seconds(env: dict[str, str] | None = None) -> float:
+    raw = (env if env is not None else os.environ).get("CODEGRAPH_DAEMON_IDLE", "")
+    try:
+        return float(raw) if raw else DEFAULT_IDLE_SECONDS
+    except ValueError:
+        return DEFAULT_IDLE_SECONDS
+
+
+def read_pid(paths: ProjectPaths) -> int | None:
+    try:
+        return int(paths.daemon_pid.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _acquire_lock(paths: ProjectPaths) -> bool:
+    """Create the pid file exclusively. Clears a stale one (dead pid) once. False: another daemon
+    holds it."""
+    for _ in range(2):
+        try:
+            fd = os.open(paths.daemon_pid, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            pid = read_pid(paths)
+            if pid is not None and pid != os.getpid() and wire.pid_alive(pid):
+                return False
+            if pid is None:
+                # Being written right now by a daemon starting beside us, or garbage: look again.
+                time.sleep(0.05)
+                pid = read_pid(paths)
+                if pid is not None and wire.pid_alive(pid):
+                    return False
+            log.info("clearing stale daemon lock (pid %s)", pid)
+            try:
+                paths.daemon_pid.unlink()
+            except FileNotFoundError:
+                pass
+            continue
+        with os.fdopen(fd, "w") as f:
+            f.write(f"{os.getpid()}\n")
+        return True
+    return False
+
+
+class Daemon:
+    """Serves one project root. ``handler(name, arguments, default_root=...) -> CallToolResult dict``
+    is resolved lazily from :func:`wire.resolve_handler` when not given."""
+
+    def __init__(self, root: Path, *, handler: wire.Handler | None = None, idle: float | None = None):
+        self.paths = ProjectPaths(Path(root).resolve())
+        self.socket_path = self.paths.daemon_socket
+        self._handler = handler
+        self.idle = idle_seconds() if idle is None else idle
+        self.started = time.time()
+        self._clients = 0
+        self._last_client_left = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="codegraph-call")
+        self._listener: socket.socket | None = None
+        self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
+
+    # -- handler ---------------------------------------------------------------------------------
+    @property
+    def handler(self) -> wire.Handler:
+        if self._handler is None:
+            self._handler = wire.resolve_handler()
+        return self._handler
+
+    def status(self) -> dict:
+        return {
+            "pid": os.getpid(),
+            "version": __version__,
+            "root": str(self.paths.root),
+            "socket": str(self.socket_path),
+            "started": self.started,
+            "uptime": round(time.time() - self.started, 1),
+            "clients": self._clients,
+        }
+
+    # -- lifecycle -------------------------------------------------------------------------------
+    def serve(self) -> int:
+        """Take the lock, listen, serve until stopped. Returns the exit code (0; 1 when another
+        daemon already serves this root)."""
+        self.paths.dir.mkdir(parents=True, exist_ok=True)
+        if not _acquire_lock(self.paths):
+            log.info("another daemon serves %s; exiting", self.paths.root)
+            return 1
+        try:
+            self._listen()
+            self._register()
+            log.info("daemon %s serving %s on %s", os.getpid(), self.paths.root, self.socket_path)
+            threading.Thread(target=self._warm, name="codegraph-warm", daemon=True).start()
+            self._accept_loop()
+        finally:
+            self._cleanup()
+        return 0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _listen(self) -> None:
+        self.socket_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.socket_path.unlink()  # we hold the lock: any socket file here is a dead daemon's
+        except FileNotFoundError:
+            pass
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old_umask = os.umask(0o077)
+        try:
+            listener.bind(os.fspath(self.socket_path))
+        finally:
+            os.umask(old_umask)
+        listener.listen(64)
+        listener.settimeout(_TICK)
+        self._listener = listener
+
+    def _register(self) -> None:
+        try:
+            self.registry_file.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            tmp = self.registry_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.status()))
+            os.replace(tmp, self.registry_file)
+        except OSError:
+            log.warning("could not register in %s", self.registry_file, exc_info=True)
+
+    def _warm(self) -> None:
+        try:
+            self.handler  # noqa: B018 - importing the handler loads the query layer before the first call
+        except Exception:
+            log.exception("could not load the tool handler")
+
+    def _should_exit(self) -> str | None:
+        if self._stop.is_set():
+            return "stop requested"
+        if not self.paths.dir.is_dir():
+            return f"project directory {self.paths.dir} is gone"
+        with self._lock:
+            if self._clients == 0 and self.idle > 0 and time.monotonic() - self._last_client_left > self.idle:
+                return f"idle for {self.idle:g} s"
+        return None
+
+    def _accept_loop(self) -> None:
+        assert self._listener is not None
+        while True:
+            reason = self._should_exit()
+            if reason:
+                log.info("exiting: %s", reason)
+                return
+            try:
+                conn, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                if self._stop.is_set():
+                    return
+                raise
+            conn.settimeout(None)
+            threading.Thread(target=self._serve_client, args=(conn,), daemon=True).start()
+
+    def _cleanup(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+        for path in (self.socket_path, self.registry_file):
+            try:
+                path.unlink()
+            except OSError:
+                pass
+        if read_pid(self.paths) == os.getpid():
+            try:
+                self.paths.daemon_pid.unlink()
+            except OSError:
+                pass
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- one client ------------------------------------------------------------------------------
+    def _serve_client(self, conn: socket.socket) -> None:
+        send_lock = threading.Lock()
+        reader = conn.makefile("rb")
+
+        def reply(message: dict) -> None:
+            data = json.dumps(message, separators=(",", ":")).encode() + b"\n"
+            with send_lock:
+                try:
+                    conn.sendall(data)
+                except OSError:
+                    pass  # the proxy went away; it re-answers in-process if it is still alive
+
+        try:
+            line = reader.readline()
+            theirs = json.loads(line) if line.strip() else {}
+            reply(wire.hello(pid=os.getpid(), root=str(self.paths.root), started=self.started))
+            if not isinstance(theirs, dict) or not wire.compatible(theirs):
+                log.info("refusing client with hello %r", theirs)
+                reader.close()
+                conn.close()
+                return
+        except (OSError, ValueError):
+            reader.close()
+            conn.close()
+            return
+        with self._lock:
+            self._clients += 1
+        try:
+            for line in reader:
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(message, dict):
+                    self._dispatch(message, reply)
+        except OSError:
+            pass
+        finally:
+            with self._lock:
+                self._clients -= 1
+                self._last_client_left = time.monotonic()
+            reader.close()  # the makefile() holds the socket open until closed too
+            conn.close()
+
+    def _dispatch(self, message: dict, reply) -> None:
+        from codegraph.mcp import protocol
+
+        method, msg_id = message.get("method"), message.get("id")
+        if method == "tools/call":
+            self._pool.submit(lambda: reply(wire.run_handler(self.handler, message, self.paths.root)))
+        elif method == "daemon/status":
+            reply(protocol.result(msg_id, {**self.status(), "clients": max(self._clients - 1, 0)}))
+        elif method == "daemon/stop":
+            reply(protocol.result(msg_id, {"stopping": True, "pid": os.getpid()}))
+            self.stop()
+        elif "id" in message:
+            reply(protocol.error(msg_id, protocol.METHOD_NOT_FOUND, f"daemon: unknown method {method}"))
+
+
+def spawn(root: Path) -> int:
+    """Start a detached daemon for ``root`` (new session, stdio on /dev/null, log in
+    ``.codegraph/daemon.log``) and return at once. Returns the launcher's exit status (0: forked).
+    The daemon forks away from the launcher, so no zombie is left to the caller."""
+    import subprocess
+
+    env = dict(os.environ)
+    # The proxy decides which tools its client may call; the shared daemon serves every tool.
+    env["CODEGRAPH_MCP_TOOLS"] = "all"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codegraph.mcp.daemon", "--detach", os.fspath(root)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+        env=env,
+        cwd=os.fspath(root),
+    )
+    return proc.wait()
+
+
+def _redirect_to_log(paths: ProjectPaths) -> None:
+    paths.dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(paths.daemon_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)  # nothing a library prints may reach a socket or a terminal
+    os.dup2(fd, 2)
+    os.close(fd)
+    os.close(devnull)
+
+
+def main(argv: list[str] | None = None) -> int:
+    global IN_DAEMON
+    args = list(sys.argv[1:] if argv is None else argv)
+    detach = "--detach" in args
+    args = [a for a in args if a != "--detach"]
+    root = Path(args[0] if args else os.getcwd()).resolve()
+    paths = ProjectPaths(root)
+    if detach:
+        if os.fork() > 0:
+            os._exit(0)  # the launcher returns at once; the daemon is reparented (no zombie)
+        os.setsid()
+        _redirect_to_log(paths)
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format=f"%(asctime)s daemon[{os.getpid()}] %(message)s"
+    )
+    IN_DAEMON = True
+    daemon = Daemon(root)
+
+    def on_signal(signum, _frame):
+        log.info("signal %d", signum)
+        daemon.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        return daemon.serve()
+    except Exception:
+        log.exception("daemon crashed")
+        return 2
+
+
+if __name__ == "__main__":
+    # Run the imported module's main, not this __main__ copy's, so IN_DAEMON is set where importers see it.
+    from codegraph.mcp.daemon import main as _main
+
+    sys.exit(_main())

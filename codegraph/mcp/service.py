@@ -1,0 +1,108 @@
+"""Library functions behind ``codegraph daemon start|list|stop``: find, start and stop the shared
+per-project daemons. Each returns plain status dicts (pid, version, root, socket, started, uptime)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+from codegraph.errors import CodegraphError, IndexMissing
+from codegraph.mcp import daemon, wire
+from codegraph.paths import ProjectPaths, find_root
+
+
+class DaemonStartFailed(CodegraphError):
+    """The daemon did not answer within its start timeout (its log says why)."""
+
+
+def _project_root(path: Path) -> Path:
+    try:
+        return find_root(path).root
+    except IndexMissing:
+        return path.resolve()
+
+
+def status(root: Path) -> dict | None:
+    """The status of the daemon serving ``root``, or None when none answers (or one of another
+    version does)."""
+    try:
+        return wire.request(ProjectPaths(root).daemon_socket, "daemon/status")
+    except (OSError, ValueError, wire.VersionMismatch):
+        return None
+
+
+def running(root: Path | None = None) -> list[dict]:
+    """Daemons that answer, from the registry (stale entries are removed). ``root``: only the daemon
+    of the project containing it."""
+    wanted = _project_root(root) if root is not None else None
+    found: dict[int, dict] = {}
+    registry = wire.runtime_dir()
+    for entry in sorted(registry.glob("*.json")) if registry.is_dir() else []:
+        try:
+            info = json.loads(entry.read_text())
+        except (OSError, ValueError):
+            continue
+        if wanted is not None and Path(info.get("root", "")) != wanted:
+            continue
+        live = status(Path(info["root"])) if info.get("root") else None
+        if live is None or live.get("pid") != info.get("pid"):
+            if not wire.pid_alive(int(info.get("pid", 0) or 0)):
+                entry.unlink(missing_ok=True)
+            if live is None:
+                continue
+        found[live["pid"]] = live
+    if wanted is not None and not found:
+        live = status(wanted)  # running but unregistered (its registry was not writable)
+        if live:
+            found[live["pid"]] = live
+    return sorted(found.values(), key=lambda d: d["root"])
+
+
+def start(root: Path, *, timeout: float = 10.0) -> dict:
+    """Start the daemon for ``root`` unless one answers; wait until it does.
+
+    Raises:
+        DaemonStartFailed: nothing answered within ``timeout`` seconds.
+    """
+    root = root.resolve()
+    info = status(root)
+    if info:
+        return info
+    daemon.spawn(root)
+    holder: list[dict] = []
+
+    def up() -> bool:
+        got = status(root)
+        if got:
+            holder.append(got)
+        return bool(got)
+
+    if not wire.wait_until(up, timeout):
+        raise DaemonStartFailed(
+            f"The codegraph daemon for {root} did not start within {timeout:g} s; "
+            f"see {ProjectPaths(root).daemon_log}."
+        )
+    return holder[0]
+
+
+def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:
+    """Stop the daemons :func:`running` finds (asked politely, then SIGTERM, then SIGKILL).
+    Returns the status of each one stopped."""
+    stopped = []
+    for info in running(root):
+        pid = info["pid"]
+        try:
+            wire.request(Path(info["socket"]), "daemon/stop")
+        except (OSError, ValueError, wire.VersionMismatch):
+            pass
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if wire.wait_until(lambda pid=pid: not wire.pid_alive(pid), timeout):
+                break
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                break
+        stopped.append(info)
+    return stopped

@@ -1,0 +1,132 @@
+"""search, files, status and node (symbol mode): direct lookups."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from codegraph.model import CONTAINER_KINDS, Node
+from codegraph.query.graph import Site
+from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
+from codegraph.store.reader import CALL_KINDS, Reader
+
+NODE_RELATED_LIMIT = 12
+
+
+@dataclass
+class SearchResult:
+    query: str
+    hits: list[tuple[Node, float]]
+
+
+def search(reader: Reader, query: str, *, kind: str | None = None, limit: int = 20) -> SearchResult:
+    """Symbols matching ``query``: exact names first, then full-text matches (bm25)."""
+    check_text(query, "query")
+    exact = [(n, 1000.0) for n in reader.nodes_named(query.strip())] if query.strip().isidentifier() else []
+    if kind:
+        exact = [h for h in exact if h[0].kind == kind]
+    seen = {n.id for n, _ in exact}
+    hits = exact + [h for h in reader.search(query, kind=kind, limit=limit) if h[0].id not in seen]
+    return SearchResult(query, hits[:limit])
+
+
+@dataclass
+class FilesResult:
+    filter: str | None
+    files: list[dict]
+    total: int
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def files(reader: Reader, path: str | None = None, *, limit: int = 200) -> FilesResult:
+    """Indexed files (language, symbol count), optionally under a folder or matching a substring;
+    skipped files that match are listed with their reason."""
+    check_text(path, "path", MAX_PATH)
+    want = (path or "").strip().strip("/")
+    rows = [dict(path=r["path"], language=r["language"], symbols=r["node_count"], size=r["size"])
+            for r in reader.files() if not want or r["path"].startswith(want + "/") or want in r["path"]]
+    skipped = {p: why for p, why in reader.skipped().items() if not want or want in p}
+    return FilesResult(path, rows[:limit], len(rows), dict(list(skipped.items())[:50]))
+
+
+@dataclass
+class StatusResult:
+    root: str
+    counts: dict[str, int]
+    languages: dict[str, int]
+    metadata: dict[str, str]
+    added: list[str]
+    modified: list[str]
+    deleted: list[str]
+    skipped: dict[str, int]
+
+
+def status(reader: Reader) -> StatusResult:
+    """Index health plus what changed on disk since the last index (size/mtime, then hash)."""
+    import hashlib
+
+    from codegraph.index.discover import discover
+
+    found = discover(reader.root)
+    indexed = {r["path"]: r for r in reader.files()}
+    on_disk = {f.path: f for f in found.files}
+    added = sorted(set(on_disk) - set(indexed))
+    deleted = sorted(set(indexed) - set(on_disk))
+    modified = []
+    for path in sorted(set(on_disk) & set(indexed)):
+        f, r = on_disk[path], indexed[path]
+        if f.size != r["size"] or abs(f.mtime_ns / 1e6 - r["modified_at"]) > 1:
+            try:
+                digest = hashlib.sha256((reader.root / path).read_bytes()).hexdigest()
+            except OSError:
+                digest = ""
+            if digest != r["content_hash"]:
+                modified.append(path)
+    reasons: dict[str, int] = {}
+    for why in reader.skipped().values():
+        key = why.split(" (", 1)[0]
+        reasons[key] = reasons.get(key, 0) + 1
+    return StatusResult(str(reader.root), reader.counts(), reader.languages(), reader.metadata(), added,
+                        modified, deleted, reasons)
+
+
+@dataclass
+class NodeResult:
+    """One definition: its source lines, members (for containers), callers and callees (≤12 each)."""
+
+    definition: Node
+    source: str
+    members: list[Node]
+    callers: list[Site]
+    callees: list[Site]
+    callers_total: int
+    callees_total: int
+    others: list[Node]  # other definitions of the same name, not shown
+
+
+def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | None = None) -> NodeResult:
+    """The definition of ``symbol`` (narrowed by ``file``/``line`` when ambiguous) with context.
+
+    Raises:
+        SymbolNotFound: with close names as suggestions.
+    """
+    defs = find_symbols(reader, symbol, file=file, line=line)
+    d = defs[0]
+    text = reader.read_source(d.file_path)
+    lines = text.split("\n")
+    body = lines[d.start_line - 1: d.end_line]
+    members = reader.children(d.id) if d.kind in CONTAINER_KINDS else []
+    if members and len(body) > 80:
+        # a large container: its outline (members) says more than 80 lines of the top of it
+        body = body[:40]
+    source = "\n".join(f"{d.start_line + i}\t{ln}" for i, ln in enumerate(body))
+    incoming = reader.incoming([d.id], CALL_KINDS)
+    outgoing = reader.outgoing([d.id], CALL_KINDS)
+    found = reader.nodes([e[0] for e in incoming[:NODE_RELATED_LIMIT]] + [e[1] for e in outgoing[:NODE_RELATED_LIMIT]])
+    callers = [Site(found[e[0]], e[3], e[2]) for e in incoming[:NODE_RELATED_LIMIT] if e[0] in found]
+    callees = [Site(found[e[1]], e[3], e[2]) for e in outgoing[:NODE_RELATED_LIMIT] if e[1] in found]
+    return NodeResult(d, source, members, callers, callees, len(incoming), len(outgoing), defs[1:])
+
+
+def relpath_of(reader: Reader, path: str) -> str:
+    return os.path.relpath(path, reader.root)

@@ -1,0 +1,167 @@
+"""callers, callees, impact and trace: walks over call/instantiation/inheritance edges."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from codegraph.model import Node
+from codegraph.query.symbols import find_symbols
+from codegraph.store.reader import CALL_KINDS, Reader
+
+IMPACT_KINDS = ("calls", "instantiates", "extends", "implements", "references", "imports")
+
+
+@dataclass
+class Site:
+    """One related symbol and where the relation sits (the call line, 1-based)."""
+
+    node: Node
+    line: int | None
+    kind: str
+
+
+@dataclass
+class Group:
+    """Answers for one definition of an ambiguous name."""
+
+    definition: Node
+    sites: list[Site] = field(default_factory=list)
+    total: int = 0
+
+
+@dataclass
+class RelationResult:
+    """callers / callees: one group per matching definition."""
+
+    operation: str
+    symbol: str
+    groups: list[Group]
+
+
+def _related(reader: Reader, op: str, symbol: str, file: str | None, limit: int) -> RelationResult:
+    defs = find_symbols(reader, symbol, file=file)
+    groups = []
+    for d in defs:
+        if op == "callers":
+            edges = reader.incoming([d.id], CALL_KINDS)
+            other = [(e[0], e[3], e[2]) for e in edges]
+        else:
+            edges = reader.outgoing([d.id], CALL_KINDS)
+            other = [(e[1], e[3], e[2]) for e in edges]
+        found = reader.nodes(o[0] for o in other)
+        sites = [Site(found[o[0]], o[1], o[2]) for o in other if o[0] in found]
+        sites.sort(key=lambda s: (s.node.file_path, s.line or 0))
+        groups.append(Group(d, sites[:limit], len(sites)))
+    return RelationResult(op, symbol, groups)
+
+
+def callers(reader: Reader, symbol: str, *, file: str | None = None, limit: int = 50) -> RelationResult:
+    """Who calls or instantiates ``symbol``; one group per definition when the name is ambiguous.
+
+    Raises:
+        SymbolNotFound: with close names as suggestions.
+    """
+    return _related(reader, "callers", symbol, file, limit)
+
+
+def callees(reader: Reader, symbol: str, *, file: str | None = None, limit: int = 50) -> RelationResult:
+    """What ``symbol`` calls or instantiates, resolved to project definitions."""
+    return _related(reader, "callees", symbol, file, limit)
+
+
+@dataclass
+class ImpactResult:
+    """Blast radius: symbols that reach the definitions, by distance (1 = direct)."""
+
+    symbol: str
+    definitions: list[Node]
+    by_depth: dict[int, list[Node]]
+    files: list[str]
+    tests: list[str]
+
+
+def is_test_path(path: str) -> bool:
+    p = "/" + path.lower()
+    name = p.rsplit("/", 1)[-1]
+    return ("/tests/" in p or "/test/" in p or "/__tests__/" in p or name.startswith("test_")
+            or name.endswith(("_test.py", ".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx",
+                              ".spec.tsx")))
+
+
+def impact(reader: Reader, symbol: str, *, file: str | None = None, depth: int = 3,
+           limit: int = 200) -> ImpactResult:
+    """Everything that reaches ``symbol`` through calls, instantiation, inheritance, references and
+    imports, breadth-first up to ``depth`` hops. Methods of a class count as the class."""
+    defs = find_symbols(reader, symbol, file=file)
+    seen = {d.id for d in defs}
+    frontier = list(seen)
+    # a class is reached through its methods too
+    for d in defs:
+        if d.kind in ("class", "interface"):
+            frontier += [c.id for c in reader.children(d.id)]
+    by_depth: dict[int, list[Node]] = {}
+    count = 0
+    for level in range(1, depth + 1):
+        edges = reader.incoming(frontier, IMPACT_KINDS)
+        nxt = []
+        for source, *_ in edges:
+            if source not in seen:
+                seen.add(source)
+                nxt.append(source)
+        if not nxt:
+            break
+        found = reader.nodes(nxt)
+        level_nodes = sorted(found.values(), key=lambda n: (n.file_path, n.start_line))
+        by_depth[level] = level_nodes[: max(0, limit - count)]
+        count += len(by_depth[level])
+        frontier = [n for n in nxt if not n.startswith("file:")]
+        if count >= limit:
+            break
+    files = sorted({n.file_path for nodes in by_depth.values() for n in nodes})
+    return ImpactResult(symbol, defs, by_depth, [f for f in files if not is_test_path(f)],
+                        [f for f in files if is_test_path(f)])
+
+
+@dataclass
+class TraceResult:
+    """A call path from ``start`` to ``end`` (each hop: node and the call line), or none found."""
+
+    start: str
+    end: str
+    path: list[Site]
+    searched: int
+
+
+def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8) -> TraceResult:
+    """Shortest call path from any definition of ``start`` to any definition of ``end`` (BFS over
+    calls/instantiates, following methods of instantiated classes)."""
+    sources = find_symbols(reader, start)
+    targets = {n.id for n in find_symbols(reader, end)}
+    parent: dict[str, tuple[str | None, int | None, str]] = {s.id: (None, None, "start") for s in sources}
+    queue = deque((s.id, 0) for s in sources)
+    hit = next((s.id for s in sources if s.id in targets), None)
+    while queue and hit is None:
+        nid, dist = queue.popleft()
+        if dist >= max_depth:
+            continue
+        for _, target, kind, line in reader.outgoing([nid], CALL_KINDS):
+            if target in parent:
+                continue
+            parent[target] = (nid, line, kind)
+            if target in targets:
+                hit = target
+                break
+            queue.append((target, dist + 1))
+    path: list[Site] = []
+    if hit is not None:
+        chain = []
+        cur: str | None = hit
+        while cur is not None:
+            prev, line, kind = parent[cur]
+            chain.append((cur, line, kind))
+            cur = prev
+        chain.reverse()
+        found = reader.nodes(c[0] for c in chain)
+        path = [Site(found[c[0]], c[1], c[2]) for c in chain]
+    return TraceResult(start, end, path, len(parent))

@@ -1,0 +1,86 @@
+"""Turning a symbol argument (``filter``, ``QuerySet.filter``, ``QuerySet::filter``,
+``django/db/models/query.py:QuerySet.filter``) into the definitions it names."""
+
+from __future__ import annotations
+
+import difflib
+
+from codegraph.errors import InputTooLong, SymbolNotFound
+from codegraph.model import Node
+from codegraph.store.reader import Reader
+
+MAX_TEXT = 10_000
+MAX_PATH = 4_096
+_KIND_RANK = {"class": 0, "interface": 1, "function": 2, "method": 3, "type_alias": 4, "enum": 5}
+
+
+def check_text(value: str | None, what: str, limit: int = MAX_TEXT) -> str | None:
+    """Bounds for every text argument (10,000 chars; 4,096 for paths).
+
+    Raises:
+        InputTooLong: over the bound.
+    """
+    if value is not None and len(value) > limit:
+        raise InputTooLong(f"{what} is {len(value)} characters; the limit is {limit}.")
+    return value
+
+
+def find_symbols(reader: Reader, text: str, *, file: str | None = None, line: int | None = None) -> list[Node]:
+    """Definitions named by ``text``, optionally narrowed to a file (suffix match) and a line.
+
+    Raises:
+        SymbolNotFound: nothing matches; carries close names as suggestions.
+    """
+    check_text(text, "symbol")
+    check_text(file, "file", MAX_PATH)
+    raw = text.strip()
+    if ":" in raw and "::" not in raw.replace(":", "::", 0) and "/" in raw.split(":", 1)[0]:
+        file, raw = raw.split(":", 1)
+    parts = [p for p in raw.replace("::", ".").replace("#", ".").split(".") if p]
+    if not parts:
+        raise SymbolNotFound(text)
+    name = parts[-1]
+    candidates = reader.nodes_named(name)
+    if not candidates:
+        candidates = reader.nodes_named(name, ignore_case=True)
+    qualifier = parts[:-1]
+    if qualifier and candidates:
+        narrowed = [n for n in candidates if _qualifier_matches(n, qualifier)]
+        candidates = narrowed
+    if file:
+        f = file.strip().lstrip("./")
+        candidates = [n for n in candidates if n.file_path == f or n.file_path.endswith("/" + f)
+                      or f in n.file_path]
+    if line is not None and len(candidates) > 1:
+        spanning = [n for n in candidates if n.start_line <= line <= n.end_line]
+        if spanning:
+            candidates = [min(spanning, key=lambda n: n.end_line - n.start_line)]
+    if not candidates:
+        raise SymbolNotFound(text, suggest(reader, name))
+    return sorted(candidates, key=lambda n: (_KIND_RANK.get(n.kind, 9), n.file_path, n.start_line))
+
+
+def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
+    chain = node.qualified_name.split("::")[:-1]
+    if chain[-len(qualifier):] == qualifier:
+        return True
+    # module-qualified: django.db.models.query.QuerySet.filter → file path + class chain
+    module = node.file_path.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__").split(".")
+    full = module + chain
+    return full[-len(qualifier):] == qualifier
+
+
+def suggest(reader: Reader, name: str, limit: int = 5) -> list[str]:
+    """Close names that exist in the index (never used to answer, only to suggest)."""
+    names = reader.all_names()
+    lower = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(name.lower(), list(lower), n=limit, cutoff=0.75)
+    picks = [lower[c] for c in close]
+    if len(picks) < limit:
+        picks += [n for n in names if name.lower() in n.lower() and n not in picks][: limit - len(picks)]
+    return picks
+
+
+def describe(node: Node) -> str:
+    """``Class::method (method) path:line-line``: one line that names a definition."""
+    return f"{node.qualified_name} ({node.kind}) {node.file_path}:{node.start_line}-{node.end_line}"

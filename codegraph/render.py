@@ -1,0 +1,204 @@
+"""The one place results become text or JSON. CLI and MCP both call :func:`render` / :func:`to_data`,
+so human text, ``--json`` and MCP ``structuredContent`` never drift apart."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from codegraph.model import Node
+from codegraph.query import basic, explore, file_view, graph
+
+
+def to_data(result) -> dict:
+    """A JSON-safe dict of any result dataclass (nodes become plain dicts)."""
+    def conv(value):
+        if dataclasses.is_dataclass(value):
+            return {f.name: conv(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, dict):
+            return {str(k): conv(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [conv(v) for v in value]
+        return value
+
+    return conv(result)
+
+
+def to_json(result) -> str:
+    return json.dumps(to_data(result), indent=2, ensure_ascii=False)
+
+
+def _loc(n: Node, line: int | None = None) -> str:
+    return f"{n.file_path}:{line or n.start_line}"
+
+
+def _name(n: Node) -> str:
+    return f"{n.qualified_name} ({n.kind})"
+
+
+def render(result) -> str:
+    """Human/agent text for a result object."""
+    fn = _RENDERERS.get(type(result))
+    if fn is None:
+        raise TypeError(f"no renderer for {type(result).__name__}")
+    return fn(result)
+
+
+def _relation(r: graph.RelationResult) -> str:
+    out = []
+    verb = "called by" if r.operation == "callers" else "calls"
+    multiple = len(r.groups) > 1
+    if multiple:
+        out.append(f"'{r.symbol}' names {len(r.groups)} definitions; answers are grouped per definition.")
+    for g in r.groups:
+        d = g.definition
+        out.append(f"{_name(d)} {d.file_path}:{d.start_line}-{d.end_line} — {verb} {g.total}:")
+        if not g.sites:
+            hint = "no resolved callers in the project" if r.operation == "callers" else \
+                "no calls into project code (calls to libraries and untyped receivers stay unresolved)"
+            out.append(f"  ({hint})")
+        for s in g.sites:
+            new = " [new]" if s.kind == "instantiates" else ""
+            if r.operation == "callers":
+                out.append(f"  {_name(s.node)}  {_loc(s.node, s.line)}{new}")
+            else:
+                out.append(f"  {_name(s.node)}  {_loc(s.node)}  (line {s.line}){new}")
+        if g.total > len(g.sites):
+            out.append(f"  … {g.total - len(g.sites)} more (raise --limit)")
+    return "\n".join(out)
+
+
+def _impact(r: graph.ImpactResult) -> str:
+    out = [f"Blast radius of {', '.join(_name(d) for d in r.definitions)}:"]
+    if not r.by_depth:
+        out.append("  nothing in the project reaches it (no resolved callers, subclasses or references)")
+    for depth, nodes in sorted(r.by_depth.items()):
+        out.append(f"depth {depth} ({len(nodes)}):")
+        out += [f"  {_name(n)}  {_loc(n)}" for n in nodes]
+    out.append(f"files affected ({len(r.files)}): " + (", ".join(r.files) or "none"))
+    out.append(f"tests affected ({len(r.tests)}): " + (", ".join(r.tests) or "none found"))
+    return "\n".join(out)
+
+
+def _trace(r: graph.TraceResult) -> str:
+    if not r.path:
+        return (f"No call path from '{r.start}' to '{r.end}' within the search ({r.searched} symbols reached). "
+                "Calls through untyped receivers or dynamic dispatch are not in the graph.")
+    out = [f"{r.start} → {r.end} ({len(r.path) - 1} hops):"]
+    for i, s in enumerate(r.path):
+        via = f" (called at line {s.line})" if i and s.line else ""
+        out.append(f"  {i}. {_name(s.node)}  {_loc(s.node)}{via}")
+    return "\n".join(out)
+
+
+def _search(r: basic.SearchResult) -> str:
+    if not r.hits:
+        return f"No symbol matches '{r.query}'."
+    return "\n".join(f"{_name(n)}  {n.file_path}:{n.start_line}" + (f"  {n.signature}" if n.signature else "")
+                     for n, _ in r.hits)
+
+
+def _files(r: basic.FilesResult) -> str:
+    out = [f"{r['path']}  ({r['language']}, {r['symbols']} symbols)" for r in r.files]
+    if r.total > len(r.files):
+        out.append(f"… {r.total - len(r.files)} more (raise --limit)")
+    if not r.files:
+        out.append(f"No indexed file matches '{r.filter}'." if r.filter else "The index holds no files.")
+    for path, why in r.skipped.items():
+        out.append(f"skipped: {path} — {why}")
+    return "\n".join(out)
+
+
+def _status(r: basic.StatusResult) -> str:
+    c = r.counts
+    m = r.metadata
+    out = [
+        f"root: {r.root}",
+        f"index: {c['files']} files, {c['nodes']} nodes, {c['edges']} edges, {c['unresolved']} unresolved references",
+        f"state: {m.get('index_state', 'unknown')}; commit {m.get('indexed_at_commit') or '-'}; "
+        f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
+        "languages: " + (", ".join(f"{k} {v}" for k, v in r.languages.items()) or "none"),
+    ]
+    if r.skipped:
+        out.append("skipped: " + ", ".join(f"{v} {k}" for k, v in r.skipped.items()))
+    if r.added or r.modified or r.deleted:
+        out.append(f"stale: {len(r.added)} added, {len(r.modified)} modified, {len(r.deleted)} deleted since the "
+                   "last index — run `codegraph sync`")
+        for label, items in (("added", r.added), ("modified", r.modified), ("deleted", r.deleted)):
+            out += [f"  {label}: {p}" for p in items[:20]]
+    else:
+        out.append("fresh: no source file changed since the last index")
+    return "\n".join(out)
+
+
+def _node(r: basic.NodeResult) -> str:
+    d = r.definition
+    head = f"{_name(d)} {d.file_path}:{d.start_line}-{d.end_line}"
+    if d.signature:
+        head += f"  {d.signature}"
+    out = [head]
+    if d.docstring:
+        out.append(f"doc: {d.docstring[:300]}")
+    out.append(r.source)
+    if r.members:
+        out.append(f"members ({len(r.members)}):")
+        out += [f"  {m.start_line}\t{m.name} ({m.kind}){' ' + m.signature if m.signature else ''}"
+                for m in r.members[:80]]
+    out.append(f"called by ({r.callers_total}):" + ("" if r.callers else " none resolved"))
+    out += [f"  {_name(s.node)}  {_loc(s.node, s.line)}" for s in r.callers]
+    out.append(f"calls ({r.callees_total}):" + ("" if r.callees else " none resolved"))
+    out += [f"  {_name(s.node)}  {_loc(s.node)}" for s in r.callees]
+    if r.others:
+        out.append("other definitions of this name: " + "; ".join(
+            f"{o.qualified_name} {o.file_path}:{o.start_line}" for o in r.others[:10]))
+    return "\n".join(out)
+
+
+def _explore(r: explore.ExploreResult) -> str:
+    out = [f"codegraph explore: {r.question}"]
+    if r.note:
+        out.append(r.note)
+        return "\n".join(out)
+    out.append("Seeds: " + "; ".join(f"{_name(n)} {_loc(n)}" for n in r.seeds[:6]))
+    if r.flow:
+        out.append("\n## Flow")
+        out.append(" → ".join(f"{n.qualified_name} ({_loc(n)})" for n, _ in r.flow))
+    if r.blast:
+        out.append("\n## Blast radius")
+        for seed, sites, tests in r.blast:
+            callers = ", ".join(f"{n.qualified_name} ({_loc(n, line)})" for n, line in sites) or "no resolved callers"
+            line = f"- {seed.qualified_name}: called by {callers}"
+            if tests:
+                line += f"; tests: {', '.join(tests)}"
+            out.append(line)
+    out.append("\n## Source (current on disk; each span below is complete)")
+    for s in r.sections:
+        spans = "whole file" if s.whole else ", ".join(f"lines {sp.start}-{sp.end}" for sp in s.spans)
+        out.append(f"\n### {s.path} ({spans})")
+        out.append(s.text)
+    if r.not_shown:
+        out.append("\n## Also relevant (not shown: over the budget)")
+        out += [f"- {fs.path}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "") for fs in r.not_shown]
+    return "\n".join(out)
+
+
+def _context(r: explore.ContextResult) -> str:
+    out = [f"Task: {r.task}", "Terms: " + ", ".join(r.terms.identifiers + r.terms.words)]
+    if not r.symbols:
+        out.append("No matching symbols in the index.")
+    out += [f"{score:.3f}  {_name(n)}  {_loc(n)}" for n, score in r.symbols]
+    return "\n".join(out)
+
+
+_RENDERERS = {
+    graph.RelationResult: _relation,
+    graph.ImpactResult: _impact,
+    graph.TraceResult: _trace,
+    basic.SearchResult: _search,
+    basic.FilesResult: _files,
+    basic.StatusResult: _status,
+    basic.NodeResult: _node,
+    explore.ExploreResult: _explore,
+    explore.ContextResult: _context,
+    file_view.FileViewResult: file_view.render_file_view,
+}

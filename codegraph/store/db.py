@@ -1,0 +1,114 @@
+"""Opening the index: WAL, a busy timeout, and the schema checked or created.
+
+Every connection is its own; readers never share one with the writer, so a reader sees the last
+committed index while a re-index runs (WAL snapshot isolation).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from codegraph.errors import IndexMissing, IndexUnreadable
+from codegraph.store.schema import INDEXES, SCHEMA_VERSION, TABLES, TRIGGERS
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def connect_writer(db: Path) -> sqlite3.Connection:
+    """A read-write connection, creating the database and schema when absent.
+
+    Raises:
+        IndexUnreadable: the file is not SQLite, or its schema is newer than we understand.
+    """
+    db.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = OFF")
+        conn.execute("PRAGMA temp_store = MEMORY")
+        conn.execute("PRAGMA cache_size = -65536")
+        _ensure_schema(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc}") from exc
+    return conn
+
+
+def connect_reader(db: Path) -> sqlite3.Connection:
+    """A read-only connection to an existing index.
+
+    Raises:
+        IndexMissing: no database file.
+        IndexUnreadable: not SQLite, or no ``nodes`` table, or a newer schema.
+    """
+    if not db.is_file():
+        raise IndexMissing(f"No index at {db}. Run `codegraph init` in the project first.")
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        version = _schema_version(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc}") from exc
+    if version is None:
+        conn.close()
+        raise IndexUnreadable(f"{db} has no codegraph schema; run `codegraph index` to rebuild it.")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise IndexUnreadable(
+            f"{db} uses schema version {version}, newer than this codegraph understands ({SCHEMA_VERSION})."
+        )
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _schema_version(conn: sqlite3.Connection) -> int | None:
+    has = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_versions'"
+    ).fetchone()
+    if not has:
+        return None
+    row = conn.execute("SELECT MAX(version) FROM schema_versions").fetchone()
+    return row[0] if row and row[0] is not None else None
+
+
+def _ensure_schema(conn: sqlite3.Connection) -> None:
+    version = _schema_version(conn)
+    if version is not None and version > SCHEMA_VERSION:
+        raise IndexUnreadable(f"schema version {version} is newer than supported ({SCHEMA_VERSION})")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for script in (TABLES, INDEXES, TRIGGERS):
+            for statement in _statements(script):
+                conn.execute(statement)
+        if version is None:
+            now = _now_ms()
+            conn.execute("INSERT OR IGNORE INTO schema_versions VALUES (1, ?, 'Initial schema')", (now,))
+            conn.execute(
+                "INSERT OR IGNORE INTO schema_versions VALUES (?, ?, 'Initial schema includes all migrations')",
+                (SCHEMA_VERSION, now),
+            )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _statements(script: str) -> list[str]:
+    """Split a DDL script into whole statements (trigger bodies hold inner semicolons)."""
+    out, buf = [], []
+    for line in script.strip().splitlines():
+        buf.append(line)
+        joined = "\n".join(buf).strip()
+        if joined.endswith(";") and sqlite3.complete_statement(joined):
+            out.append(joined)
+            buf = []
+    return out

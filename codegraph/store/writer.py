@@ -1,0 +1,133 @@
+"""All writes to the index. One transaction per index run: a reader sees the old index or the new one,
+never half of each, and a crash (even kill -9) mid-run leaves the last committed index."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from codegraph.model import Edge, FileExtraction, Node, Ref
+
+_SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def name_segments(name: str) -> set[str]:
+    """Lower-case words of an identifier: ``getHTTPResponse_code`` → {get, http, response, code}."""
+    return {m.group(0).lower() for m in _SEGMENT.finditer(name) if len(m.group(0)) > 1}
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    """A file whose extraction is new in this run (parsed, not taken from the cache)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    content_hash: str
+    language: str
+    data: bytes  # encoded extraction (cache row)
+    extraction: FileExtraction
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def load_cache(conn: sqlite3.Connection) -> dict[str, tuple[int, int, str]]:
+    """path → (size, mtime_ns, content hash) of every cached extraction."""
+    return {r[0]: (r[1], r[2], r[3]) for r in conn.execute(
+        "SELECT path, size, mtime_ns, content_hash FROM cgpy_extract_cache")}
+
+
+def load_cached_data(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:
+    wanted = set(paths)
+    return {r[0]: r[1] for r in conn.execute("SELECT path, data FROM cgpy_extract_cache") if r[0] in wanted}
+
+
+def indexed_paths(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT path FROM files")}
+
+
+def set_metadata(conn: sqlite3.Connection, values: dict[str, object]) -> None:
+    ts = now_ms()
+    conn.executemany(
+        "INSERT INTO project_metadata(key, value, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        [(k, v if isinstance(v, str) else json.dumps(v), ts) for k, v in values.items()],
+    )
+
+
+def _node_row(n: Node, ts: int) -> tuple:
+    return (
+        n.id, n.kind, n.name, n.qualified_name, n.file_path, n.language, n.start_line, n.end_line,
+        n.start_column, n.end_column, n.docstring, n.signature, n.visibility, int(n.is_exported),
+        int(n.is_async), int(n.is_static), int(n.is_abstract),
+        json.dumps(n.decorators) if n.decorators else None,
+        json.dumps(n.type_parameters) if n.type_parameters else None,
+        n.return_type, ts,
+    )
+
+
+def write_index(
+    conn: sqlite3.Connection,
+    *,
+    parsed: list[ParsedFile],
+    removed: Iterable[str],
+    edges: list[Edge],
+    unresolved: list[tuple[Ref, str, str]],
+    skipped: dict[str, str],
+    metadata: dict[str, object],
+) -> None:
+    """Replace the rows of changed and removed files, then every edge and unresolved reference,
+    in one transaction."""
+    ts = now_ms()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        stale = list(removed) + [p.path for p in parsed]
+        for i in range(0, len(stale), 500):
+            chunk = stale[i: i + 500]
+            marks = ",".join("?" * len(chunk))
+            conn.execute(f"DELETE FROM nodes WHERE file_path IN ({marks})", chunk)
+            conn.execute(f"DELETE FROM files WHERE path IN ({marks})", chunk)
+            conn.execute(f"DELETE FROM cgpy_extract_cache WHERE path IN ({marks})", chunk)
+        new_names: set[str] = set()
+        for p in parsed:
+            rows = [_node_row(n, ts) for n in p.extraction.nodes]
+            conn.executemany(f"INSERT OR REPLACE INTO nodes VALUES ({','.join('?' * 21)})", rows)
+            new_names.update(n.name for n in p.extraction.nodes if n.kind not in ("file", "import"))
+            conn.execute(
+                "INSERT INTO files(path, content_hash, language, size, modified_at, indexed_at, node_count, errors, "
+                "generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (p.path, p.content_hash, p.language, p.size, p.mtime_ns / 1e6, ts, len(p.extraction.nodes) - 1,
+                 json.dumps(p.extraction.errors) if p.extraction.errors else None, 0),
+            )
+            conn.execute("INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
+                         (p.path, p.size, p.mtime_ns, p.content_hash, p.data))
+        conn.execute("DELETE FROM edges")
+        conn.executemany(
+            "INSERT OR IGNORE INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
+            [(e.source, e.target, e.kind, json.dumps(e.metadata, separators=(",", ":")) if e.metadata else None,
+              e.line, e.col) for e in edges],
+        )
+        conn.execute("DELETE FROM unresolved_refs")
+        conn.executemany(
+            "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
+            "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)",
+            [(r.source, r.name, r.kind, r.line, r.col, path, lang, r.name.rsplit(".", 1)[-1])
+             for r, path, lang in unresolved],
+        )
+        conn.executemany("INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)",
+                         [(seg, name) for name in new_names for seg in name_segments(name)])
+        if stale:
+            conn.execute("DELETE FROM name_segment_vocab WHERE name NOT IN (SELECT name FROM nodes)")
+        conn.execute("DELETE FROM cgpy_skipped")
+        conn.executemany("INSERT INTO cgpy_skipped(path, reason) VALUES (?, ?)", sorted(skipped.items()))
+        set_metadata(conn, metadata)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

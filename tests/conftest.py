@@ -1,0 +1,49 @@
+"""Shared fixtures: real fixture repos copied to temp dirs and indexed with the real indexer."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codegraph.index.indexer import index_project
+from codegraph.paths import ProjectPaths
+from codegraph.store.reader import Reader
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def copy_fixture(name: str, dest: Path) -> Path:
+    target = dest / name.replace("/", "-")
+    shutil.copytree(FIXTURES / "repos" / name, target)
+    return target
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(root), *args],
+        check=True, capture_output=True, text=True,
+    ).stdout
+
+
+@pytest.fixture
+def indexed(tmp_path):
+    """index(name) → an open Reader over a fresh copy of fixtures/repos/<name>."""
+    readers = []
+
+    def make(name: str, *, use_git: bool = False) -> Reader:
+        root = copy_fixture(name, tmp_path)
+        if use_git:
+            git(root, "init", "-q")
+            git(root, "add", "-A")
+            git(root, "commit", "-qm", "init")
+        index_project(ProjectPaths(root.resolve()), workers=1)
+        reader = Reader(root)
+        readers.append(reader)
+        return reader
+
+    yield make
+    for r in readers:
+        r.close()

@@ -1,0 +1,183 @@
+"""The indexer on real files: cache reuse, deletions, renames, skips with reasons, crash safety."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from codegraph.errors import RefusedRoot
+from codegraph.index.indexer import index_project
+from codegraph.paths import ProjectPaths, init_root
+from codegraph.store.reader import Reader
+from tests.conftest import copy_fixture, git
+
+
+def rows(root: Path, sql: str) -> list[tuple]:
+    with Reader(root) as r:
+        return [tuple(x) for x in r.conn.execute(sql)]
+
+
+def test_unchanged_files_are_not_reparsed_and_an_edit_reparses_one(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    first = index_project(paths, workers=1)
+    assert first.parsed == 11 and first.reused == 0
+    again = index_project(paths, workers=1)
+    assert (again.parsed, again.reused, again.changed) == (0, 11, False)
+    target = root / "shop" / "views.py"
+    target.write_text(target.read_text() + "\n\ndef added():\n    return list_products(None)\n")
+    third = index_project(paths, workers=1)
+    assert (third.parsed, third.reused) == (1, 10)
+    callers = rows(root, "SELECT s.name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
+                         "WHERE t.name = 'list_products' AND e.kind = 'calls'")
+    assert callers == [("added",)]
+
+
+def test_verify_hash_reparses_a_file_whose_mtime_was_restored(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    target = root / "shop" / "sitemaps" / "__init__.py"
+    st = target.stat()
+    target.write_text(target.read_text().replace("return []", "return ()"))  # same size, new content
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert target.stat().st_size == st.st_size
+    assert index_project(paths, workers=1).parsed == 0  # size+mtime equal: trusted by default
+    assert index_project(paths, workers=1, verify_hash=True).parsed == 1
+
+
+def test_deleted_and_renamed_files_leave_no_rows_behind(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    (root / "shop" / "db" / "deletion.py").unlink()
+    (root / "shop" / "views.py").rename(root / "shop" / "pages.py")
+    summary = index_project(paths, workers=1)
+    assert summary.removed == 2
+    for table, column in (("nodes", "file_path"), ("files", "path"), ("unresolved_refs", "file_path"),
+                          ("cgpy_extract_cache", "path")):
+        left = rows(root, f"SELECT COUNT(*) FROM {table} WHERE {column} IN ('shop/db/deletion.py', 'shop/views.py')")
+        assert left == [(0,)], table
+    dangling = rows(root, "SELECT COUNT(*) FROM edges WHERE source NOT IN (SELECT id FROM nodes) "
+                          "OR target NOT IN (SELECT id FROM nodes)")
+    assert dangling == [(0,)]
+    assert rows(root, "SELECT COUNT(*) FROM nodes WHERE file_path = 'shop/pages.py' AND name = 'list_products'") == [
+        (1,)]
+
+
+def test_skipped_files_are_recorded_with_their_reason(tmp_path):
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "ok.py").write_text("def ok():\n    return 1\n")
+    (root / "src" / "big.py").write_text("x = 1\n" * 300_000)
+    (root / "src" / "blob.js").write_bytes(b"\x00\x01binary" * 10)
+    (root / "src" / "lib.min.js").write_text("function a(){return 1}")
+    (root / "src" / "bundle.js").write_text(("var a=1;" * 400 + "\n") * 5)
+    (root / "src" / "latin1.py").write_bytes("def caf\xe9():\n    return 'na\xefve'\n".encode("latin-1"))
+    summary = index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as r:
+        skipped = r.skipped()
+        assert skipped["src/big.py"].startswith("too large")
+        assert skipped["src/blob.js"] == "binary"
+        assert skipped["src/lib.min.js"] == "minified"
+        assert skipped["src/bundle.js"] == "minified"
+        assert set(r.indexed_paths()) == {"src/ok.py", "src/latin1.py"}
+    assert summary.skipped == {"too large": 1, "binary": 1, "minified": 2}
+
+
+def test_gitignored_and_default_ignored_directories_are_not_indexed_without_git(tmp_path):
+    root = tmp_path / "repo"
+    for rel in ("a.py", "gen/out.py", "sub/keep.py", "sub/drop.py", "node_modules/m/index.js", "sub/x/keep2.py"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("def f():\n    pass\n")
+    (root / ".gitignore").write_text("gen/\n")
+    (root / "sub" / ".gitignore").write_text("drop.py\n")
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as r:
+        assert r.indexed_paths() == ["a.py", "sub/keep.py", "sub/x/keep2.py"]
+
+
+def test_git_checkout_indexes_tracked_and_untracked_but_not_ignored_files(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".gitignore").write_text("secret_gen.py\n")
+    (root / "tracked.py").write_text("def t():\n    pass\n")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "x")
+    (root / "untracked.py").write_text("def u():\n    pass\n")
+    (root / "secret_gen.py").write_text("def s():\n    pass\n")
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as r:
+        assert r.indexed_paths() == ["tracked.py", "untracked.py"]
+        assert r.metadata()["indexed_at_commit"] == git(root, "rev-parse", "HEAD").strip()
+
+
+def test_symlinks_out_of_the_root_are_skipped_and_loops_survived(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "leak.py").write_text("def leak():\n    pass\n")
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "in.py").write_text("def inside():\n    pass\n")
+    (root / "leak.py").symlink_to(outside / "leak.py")
+    (root / "loop").symlink_to(root)
+    (root / "dirlink").symlink_to(outside)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as r:
+        assert r.indexed_paths() == ["in.py"]
+        assert r.skipped()["leak.py"] == "symlink outside root"
+
+
+def test_codegraph_dir_gets_its_own_gitignore(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    lines = (root / ".codegraph" / ".gitignore").read_text().splitlines()
+    assert "*" in lines and "!.gitignore" in lines
+
+
+def test_indexing_home_or_filesystem_root_is_refused_without_force(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    for path in ("/", str(tmp_path / "home"), str(tmp_path)):
+        with pytest.raises(RefusedRoot):
+            init_root(path)
+    assert init_root(str(tmp_path), force=True).root == tmp_path.resolve()
+
+
+def test_parallel_and_serial_indexing_produce_the_same_graph(tmp_path):
+    root = copy_fixture("typescript", tmp_path)
+    for i in range(60):
+        (root / "src" / f"gen{i}.ts").write_text(
+            f"import {{ map }} from './operators';\nexport function g{i}() {{ return map((v: number) => v); }}\n")
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    serial = rows(root, "SELECT source, target, kind, line FROM edges ORDER BY 1, 2, 3, 4")
+    index_project(paths, full=True, workers=2)
+    assert rows(root, "SELECT source, target, kind, line FROM edges ORDER BY 1, 2, 3, 4") == serial
+
+
+def test_kill_9_during_a_reindex_leaves_the_last_good_index(tmp_path):
+    root = tmp_path / "big"
+    root.mkdir()
+    for i in range(1500):
+        (root / f"m{i}.py").write_text("".join(f"def f{i}_{j}(x):\n    return f{i}_{j - 1}(x)\n\n" if j else
+                                               f"def f{i}_{j}(x):\n    return x\n\n" for j in range(40)))
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    before = rows(root, "SELECT COUNT(*) FROM nodes") + rows(root, "SELECT COUNT(*) FROM edges")
+    proc = subprocess.Popen([sys.executable, "-m", "codegraph", "index", str(root)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    time.sleep(1.5)
+    assert proc.poll() is None, "re-index finished before it could be killed; make the repo bigger"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    after = rows(root, "SELECT COUNT(*) FROM nodes") + rows(root, "SELECT COUNT(*) FROM edges")
+    assert after == before
+    assert index_project(paths, workers=1).files == 1500

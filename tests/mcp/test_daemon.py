@@ -1,0 +1,111 @@
+"""The shared daemon's lifecycle as a real process: lock, stale lock, idle exit, SIGTERM, deleted
+project, and the ``codegraph daemon start|list|stop`` commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+from conftest import CODEGRAPH
+
+from codegraph.mcp import daemon, service, wire
+from codegraph.paths import ProjectPaths
+
+
+def _foreground(root, env, **extra_env):
+    """A daemon in the foreground (not detached), its stderr in ``root/../daemon-<n>.err``."""
+    err = root.parent / f"daemon-{len(list(root.parent.glob('daemon-*.err')))}.err"
+    with open(err, "wb") as sink:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "codegraph.mcp.daemon", str(root)],
+            env={**env, **extra_env},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+        )
+    proc.err_path = err
+    return proc
+
+
+def _wait_listening(root) -> dict:
+    assert wire.wait_until(lambda: service.status(root) is not None, 10), "daemon never answered"
+    return service.status(root)
+
+
+def test_a_second_daemon_for_the_same_project_exits_and_leaves_the_first_serving(project, server_env):
+    first = _foreground(project, server_env)
+    try:
+        info = _wait_listening(project)
+        assert info["pid"] == first.pid
+        second = _foreground(project, server_env)
+        assert second.wait(10) == 1
+        assert service.status(project)["pid"] == first.pid
+    finally:
+        first.terminate()
+        first.wait(10)
+
+
+def test_a_stale_lock_left_by_a_dead_daemon_is_cleared(project, server_env):
+    paths = ProjectPaths(project)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    paths.daemon_pid.write_text(f"{dead.pid}\n")
+    proc = _foreground(project, server_env)
+    try:
+        assert _wait_listening(project)["pid"] == proc.pid
+        assert daemon.read_pid(paths) == proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_sigterm_stops_the_daemon_and_removes_its_lock_socket_and_registration(project, server_env, runtime):
+    proc = _foreground(project, server_env)
+    _wait_listening(project)
+    assert list(runtime.glob("*.json"))
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(5) == 0
+    paths = ProjectPaths(project)
+    assert not paths.daemon_pid.exists() and not paths.daemon_socket.exists()
+    assert not list(runtime.glob("*.json"))
+
+
+def test_an_idle_daemon_exits_on_its_own(project, server_env):
+    proc = _foreground(project, server_env, CODEGRAPH_DAEMON_IDLE="0.5")
+    _wait_listening(project)
+    assert proc.wait(10) == 0
+    assert b"idle" in proc.err_path.read_bytes()
+
+
+def test_the_daemon_exits_when_its_project_directory_is_deleted(project, server_env):
+    proc = _foreground(project, server_env)
+    _wait_listening(project)
+    shutil.rmtree(project / ".codegraph")
+    assert proc.wait(10) == 0
+
+
+def test_a_project_path_too_long_for_a_socket_gets_a_short_socket_path(tmp_path):
+    deep = tmp_path.joinpath(*["a-rather-long-directory-name"] * 5)
+    sock = ProjectPaths(deep).daemon_socket
+    assert len(os.fsencode(sock)) <= 107 and not str(sock).startswith(str(deep))
+
+
+def test_daemon_commands_start_list_and_stop_a_project_daemon(project, server_env):
+    run = lambda *args: subprocess.run(  # noqa: E731 - a local shorthand
+        [CODEGRAPH, "daemon", *args], env=server_env, capture_output=True, text=True, timeout=30
+    )
+    started = run("start", str(project), "--json")
+    assert started.returncode == 0, started.stderr
+    pid = json.loads(started.stdout)[0]["pid"]
+    listed = run("list")
+    assert str(pid) in listed.stdout and str(project) in listed.stdout and "uptime" in listed.stdout
+    rows = json.loads(run("list", "--path", str(project), "--json").stdout)
+    assert [(r["pid"], r["version"], r["root"]) for r in rows] == [(pid, daemon.__version__, str(project))]
+    stopped = run("stop", str(project))
+    assert "stopped" in stopped.stdout and str(pid) in stopped.stdout
+    assert not wire.pid_alive(pid)
+    assert "no codegraph daemon running" in run("list").stdout
