@@ -112,23 +112,43 @@ def is_indexed(root: Path, relative: str) -> bool:
         conn.close()
 
 
-SYMBOL_KINDS = {"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"}
+# Types first, then functions, then methods: the names that best say what a file is about.
+SYMBOL_RANK = {
+    "class": 0,
+    "interface": 0,
+    "struct": 0,
+    "enum": 0,
+    "trait": 0,
+    "type": 0,
+    "type_alias": 0,
+    "module": 0,
+    "function": 1,
+    "method": 2,
+}
 
 
 def symbols(root: Path, relative: str, limit: int = 8) -> list[str]:
-    """A few symbol names defined in the file (best effort: empty when the nodes table differs)."""
+    """Up to ``limit`` symbol names defined in the file, types first (best effort: empty when the nodes
+    table differs)."""
     try:
-        with connect(root) as conn:
+        conn = connect(root)
+        try:
             rows = conn.execute(
-                "SELECT name, kind FROM nodes WHERE file_path = ? LIMIT 400", (relative,)
+                "SELECT name, kind FROM nodes WHERE file_path = ? LIMIT 2000", (relative,)
             ).fetchall()
-        conn.close()
+        finally:
+            conn.close()
     except sqlite3.Error:
         return []
+    ranked = sorted(
+        (SYMBOL_RANK[str(kind).lower()], i, str(name))
+        for i, (name, kind) in enumerate(rows)
+        if name and str(kind).lower() in SYMBOL_RANK
+    )
     names: list[str] = []
-    for name, kind in rows:
-        if str(kind).lower() in SYMBOL_KINDS and name and name not in names:
-            names.append(str(name))
+    for _, _, name in ranked:
+        if name not in names:
+            names.append(name)
         if len(names) >= limit:
             break
     return names

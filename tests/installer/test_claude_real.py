@@ -5,6 +5,7 @@ through without a prompt. Network only to 127.0.0.1 (a fake Messages API)."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +161,55 @@ def test_uninstall_after_claude_ran_keeps_claudes_own_state_and_removes_only_cod
     listed = _claude(claude_bin, world, "mcp", "list", timeout=60)
     assert "codegraph" not in listed.stdout
     assert not (world["home"] / ".claude" / "settings.json").exists()
+
+
+@pytest.fixture
+def real_world(world):
+    """``world`` indexed by the real ``codegraph index``, with its daemon stopped afterwards."""
+    codegraph = console_script("codegraph")
+    probe = handshake([codegraph, "serve", "--mcp"], world["project"], timeout=10)
+    if not probe.ok:
+        pytest.skip(f"`codegraph serve --mcp` does not handshake in this tree yet (issue 4): {probe.error}")
+    shutil.rmtree(world["project"] / ".codegraph")  # the hand-made index of `world`: use the real indexer
+    source = "".join(f"def f{i}():\n    return {i}\n" for i in range(200))
+    (world["project"] / "pkg" / "big.py").write_text(
+        source + "class Engine:\n    def run(self):\n        return f1()\n"
+    )
+    subprocess.run([codegraph, "index", str(world["project"])], check=True, capture_output=True, timeout=120)
+    world["codegraph"] = codegraph
+    yield world
+    subprocess.run(
+        [codegraph, "daemon", "stop", "--path", str(world["project"])], capture_output=True, timeout=30
+    )
+
+
+def test_offline_run_with_the_real_server_index_and_daemon_answers_explore(claude_bin, real_world):
+    world = real_world
+    _install(world, "user", command=world["codegraph"], prewarm=True, redirect_reads=True)
+    big = world["project"] / "pkg" / "big.py"
+    explore = (
+        "mcp__codegraph__codegraph_explore",
+        {"query": "Where is Engine defined and what does run call?"},
+    )
+    with FakeMessagesAPI([("Read", {"file_path": str(big)}), explore]) as api:
+        env = claude_env(world["home"], api.url)  # no CODEGRAPH_BIN: session-start starts the real daemon
+        run = subprocess.run(
+            [str(claude_bin), "-p", "Where is Engine?", "--output-format", "stream-json", "--verbose"],
+            cwd=world["project"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            stdin=subprocess.DEVNULL,
+        )
+    summary = parse_run.parse(run.stdout.splitlines())
+    assert (summary["reads"], summary["codegraph_calls"], summary["permission_denials"]) == (1, 1, 0)
+    assert summary["mcp_servers"] == {"codegraph": "connected"}
+    bodies = [json.dumps(r) for r in api.requests if r.get("tools")]
+    assert "it defines Engine" in bodies[1]  # pre-tool-use read the real index's nodes
+    answer = bodies[2].split("toolu_fake_1", 1)[1]
+    assert "Engine" in answer and "pkg/big.py" in answer
+    listed = subprocess.run(
+        [world["codegraph"], "daemon", "list"], capture_output=True, text=True, timeout=30
+    )
+    assert str(world["project"]) in listed.stdout  # the SessionStart hook prewarmed the project's daemon
