@@ -93,7 +93,11 @@ def test_claude_mcp_list_shows_the_real_codegraph_server_connected(claude_bin, w
     if not probe.ok:
         pytest.skip(f"`codegraph serve --mcp` does not handshake in this tree yet (issue 4): {probe.error}")
     _install(world, "user", command=command)
-    listed = _claude(claude_bin, world, "mcp", "list", timeout=60)
+    try:
+        listed = _claude(claude_bin, world, "mcp", "list", timeout=60)
+    finally:
+        stop = [command, "daemon", "stop", "--path", str(world["project"])]
+        subprocess.run(stop, capture_output=True, timeout=30)
     assert "✔ Connected" in _server_line(listed.stdout), listed.stdout
 
 
