@@ -211,22 +211,38 @@ def apply(plan: Plan, backup_dir: Path) -> list[Path]:
             backups.append(backup)
         if change.after is None:
             path.unlink()
+            _remove_if_empty(path.parent)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(path, change.after)
     return backups
 
 
+def _remove_if_empty(folder: Path) -> None:
+    """Remove an agent folder (``.claude``, ``.vscode``…) that deleting our file left empty."""
+    try:
+        if folder.name.startswith(".") and not any(folder.iterdir()):
+            folder.rmdir()
+    except OSError:
+        pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: Path, text: str) -> None:
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    # Keep an existing file's mode; a new file gets what open() would give it (mkstemp makes 0600).
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

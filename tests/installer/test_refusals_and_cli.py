@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -114,3 +115,27 @@ def test_uninstall_leaves_a_foreign_server_named_codegraph_alone(tmp_path):
     (home / ".claude.json").write_text(text)
     _invoke(home, project, "uninstall", "claude")
     assert (home / ".claude.json").read_text() == text
+
+
+def test_new_files_get_the_umask_mode_and_existing_files_keep_theirs(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    (home / ".claude.json").write_text("{}\n")
+    (home / ".claude.json").chmod(0o600)
+    _invoke(home, project, "install", "claude")
+    assert (home / ".claude.json").stat().st_mode & 0o777 == 0o600
+    created = home / ".claude" / "settings.json"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert created.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_uninstall_removes_the_agent_folder_its_deleted_file_left_empty(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    _invoke(home, project, "install", "vscode")
+    assert (project / ".vscode" / "mcp.json").exists()
+    _invoke(home, project, "uninstall", "vscode")
+    assert list(project.iterdir()) == []
