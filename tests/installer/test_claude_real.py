@@ -5,9 +5,12 @@ through without a prompt. Network only to 127.0.0.1 (a fake Messages API)."""
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -217,3 +220,44 @@ def test_offline_run_with_the_real_server_index_and_daemon_answers_explore(claud
         [world["codegraph"], "daemon", "list"], capture_output=True, text=True, timeout=30
     )
     assert str(world["project"]) in listed.stdout  # the SessionStart hook prewarmed the project's daemon
+
+
+def _claude_doctor(claude_bin, world) -> str:
+    """``claude doctor`` needs a TTY (FACTS.md): run it in a detached tmux session and read the pane."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        pytest.skip("tmux is not installed (claude doctor needs a TTY)")
+    env = claude_env(world["home"])
+    session = f"cgdoctor{os.getpid()}{time.monotonic_ns() % 100000}"
+    command = f"cd {shlex.quote(str(world['project']))} && {shlex.quote(str(claude_bin))} doctor; sleep 60"
+    subprocess.run(
+        [tmux, "new-session", "-d", "-s", session, "-x", "200", "-y", "150", command], env=env, check=True
+    )
+    try:
+        deadline = time.monotonic() + 45
+        pane = ""
+        while time.monotonic() < deadline:
+            pane = subprocess.run(
+                [tmux, "capture-pane", "-p", "-S", "-", "-t", session], capture_output=True, text=True
+            ).stdout
+            if "Enter to close" in pane:
+                return pane
+            time.sleep(0.5)
+        raise AssertionError(f"claude doctor did not finish:\n{pane}")
+    finally:
+        subprocess.run([tmux, "kill-session", "-t", session], capture_output=True)
+
+
+@pytest.mark.parametrize("scope", ["user", "local"])
+def test_claude_doctor_finds_no_invalid_settings_after_install_with_both_hooks(claude_bin, world, scope):
+    _install(world, scope, prewarm=True, redirect_reads=True)
+    pane = _claude_doctor(claude_bin, world)
+    assert "Diagnostics" in pane
+    assert "Invalid settings" not in pane, pane
+
+
+def test_claude_doctor_does_flag_a_hook_with_a_wrongly_typed_timeout(claude_bin, world):
+    _install(world, "user", prewarm=True)
+    settings = world["home"] / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace('"timeout": 10', '"timeout": "ten"'))
+    assert "Invalid settings" in _claude_doctor(claude_bin, world)  # the check above can fail
