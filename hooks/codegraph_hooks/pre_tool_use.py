@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,10 +123,26 @@ def decide(
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": text}}
 
 
+COUNTER_MAX_AGE = 2 * 86400  # seconds; older session counters are removed when a new session starts one
+
+
 def _counter_file(session_id: str) -> Path:
     folder = Path(tempfile.gettempdir()) / f"codegraph-hooks-{os.getuid() if hasattr(os, 'getuid') else 0}"
     folder.mkdir(mode=0o700, exist_ok=True)
-    return folder / (hashlib.sha256(session_id.encode()).hexdigest()[:20] + ".reads")
+    path = folder / (hashlib.sha256(session_id.encode()).hexdigest()[:20] + ".reads")
+    if not path.exists():
+        _prune(folder)
+    return path
+
+
+def _prune(folder: Path) -> None:
+    cutoff = time.time() - COUNTER_MAX_AGE
+    for old in folder.glob("*.reads"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError:
+            pass
 
 
 def record_read(session_id: str, key: str) -> int:
