@@ -9,9 +9,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 DIR_NAME = ".codegraph"
 DB_NAME = "codegraph.db"
@@ -29,7 +27,8 @@ def find_root(start: str | os.PathLike[str]) -> Path | None:
 def connect(root: Path) -> sqlite3.Connection:
     """A read-only connection to the root's index (raises sqlite3.Error when it cannot open)."""
     db = root / DIR_NAME / DB_NAME
-    conn = sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True, timeout=0.2)
+    uri_path = str(db).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    conn = sqlite3.connect(f"file:{uri_path}?mode=ro", uri=True, timeout=0.2)
     conn.execute("PRAGMA query_only = 1")
     return conn
 
@@ -58,16 +57,28 @@ def _seconds(value) -> float | None:
     return value
 
 
-@dataclass
 class IndexState:
     """Index facts for the session-start line. ``changed`` lists indexed files whose size or mtime differ
-    on disk (or are gone), capped; ``age`` is seconds since the index was written."""
+    on disk (or are gone), capped; ``age`` is seconds since the index was written. (A plain class, not a
+    dataclass: importing dataclasses costs the hook ~5 ms on every call.)"""
 
-    root: Path
-    files: int = 0
-    changed: list[str] = field(default_factory=list)
-    age: float = 0.0
-    indexing: bool = False
+    __slots__ = ("root", "files", "changed", "age", "indexing")
+
+    def __init__(
+        self,
+        root: Path,
+        files: int = 0,
+        changed: list[str] | None = None,
+        age: float = 0.0,
+        indexing: bool = False,
+    ):
+        self.root, self.files, self.changed, self.age, self.indexing = (
+            root,
+            files,
+            changed or [],
+            age,
+            indexing,
+        )
 
 
 def index_state(root: Path, cap: int = 20) -> IndexState:

@@ -4,7 +4,6 @@ line, what state the index is in. Never indexes in the foreground; never blocks 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from codegraph_hooks.index_info import IndexState, find_root, index_state
@@ -12,14 +11,24 @@ from codegraph_hooks.index_info import IndexState, find_root, index_state
 STALE_AFTER = 600.0  # issue 6: re-index at session start when older than 10 minutes and changed
 
 
-@dataclass(frozen=True)
 class Decision:
     """``response`` is the JSON to print (None: print nothing); ``spawn`` the codegraph arguments to start
     detached (None: nothing); ``cwd`` where to start them."""
 
-    response: dict | None
-    spawn: list[str] | None = None
-    cwd: Path | None = None
+    __slots__ = ("response", "spawn", "cwd")
+
+    def __init__(self, response: dict | None, spawn: list[str] | None = None, cwd: Path | None = None):
+        self.response, self.spawn, self.cwd = response, spawn, cwd
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decision) and (self.response, self.spawn, self.cwd) == (
+            other.response,
+            other.spawn,
+            other.cwd,
+        )
+
+    def __repr__(self) -> str:
+        return f"Decision({self.response!r}, {self.spawn!r}, {self.cwd!r})"
 
 
 def _ago(seconds: float) -> str:
