@@ -124,10 +124,12 @@ def doctor(target, no_connect, timeout, path, as_json):
     paths = _paths(path)
     names = [target] if target else list(TARGET_NAMES)
     reports = [run_doctor(name, paths, connect=not no_connect, timeout=timeout) for name in names]
-    if not target:  # without a target, only agents with a config file or entry are interesting
-        reports = [
-            r for r in reports if any(c.ok is not None or "entry" in c.detail for c in r.checks)
-        ] or reports
+    if not target:  # without a target, report only the agents codegraph is installed for
+        installed = [r for r in reports if any(c.name.startswith("config") and c.ok for c in r.checks)]
+        if not installed:
+            click.echo("codegraph is not installed for any agent here; run `codegraph install <agent>`.")
+            sys.exit(1)
+        reports = installed
     if as_json:
         click.echo(json.dumps([r.to_json() for r in reports], indent=2))
     else:

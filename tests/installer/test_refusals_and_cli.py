@@ -139,3 +139,14 @@ def test_uninstall_removes_the_agent_folder_its_deleted_file_left_empty(tmp_path
     assert (project / ".vscode" / "mcp.json").exists()
     _invoke(home, project, "uninstall", "vscode")
     assert list(project.iterdir()) == []
+
+
+def test_doctor_without_a_target_reports_only_installed_agents_and_fails_when_there_are_none(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    empty = _invoke(home, project, "doctor", "--no-connect")
+    assert empty.exit_code == 1 and "not installed for any agent" in empty.output
+    _invoke(home, project, "install", "gemini")
+    report = _invoke(home, project, "doctor", "--no-connect", "--json")
+    assert [r["target"] for r in json.loads(report.output)] == ["gemini"]
