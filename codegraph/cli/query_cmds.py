@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import click
 
+from codegraph.config import load_config
 from codegraph.query import basic, file_view, graph
+from codegraph.query.freshness import banner, changed_files, cited_paths
 from codegraph.query import explore as explore_mod
-from codegraph.render import render, to_json
+from codegraph.render import render, to_data, to_json
 from codegraph.store.reader import Reader
 
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     with Reader(path) as reader:
         result = fn(reader, *args, **kwargs)
+        changed = [] if fn is basic.status else changed_files(reader, cited_paths(to_data(result)))
+    if changed:
+        click.echo(banner(changed), err=True)
     click.echo(to_json(result) if as_json else render(result))
 
 
@@ -118,7 +123,8 @@ def status_cmd(path, as_json):
 @_common
 def explore_cmd(question, max_chars, path, as_json):
     """Answer QUESTION with the most relevant current source (an envelope)."""
-    _run(path, as_json, explore_mod.explore, question, max_chars=max_chars)
+    _run(path, as_json, lambda r: explore_mod.explore(r, question, max_chars=max_chars,
+                                                      extra_vocab=load_config(r.root).vocabulary))
 
 
 @click.command("context")
@@ -127,7 +133,8 @@ def explore_cmd(question, max_chars, path, as_json):
 @_common
 def context_cmd(task, limit, path, as_json):
     """TASK in plain words (English or Chinese) → the most relevant symbols."""
-    _run(path, as_json, explore_mod.context, task, limit=limit)
+    _run(path, as_json, lambda r: explore_mod.context(r, task, limit=limit,
+                                                      extra_vocab=load_config(r.root).vocabulary))
 
 
 COMMANDS = [search_cmd, query_cmd, callers_cmd, callees_cmd, impact_cmd, trace_cmd, node_cmd, files_cmd,

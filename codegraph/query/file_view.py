@@ -89,12 +89,15 @@ class FileViewRequest:
 
 @dataclass(frozen=True)
 class SymbolEntry:
-    """One row of the symbol map: ``line`` is the 1-based start line."""
+    """One row of the symbol map: ``line`` is the 1-based start line; ``signature`` is as stored (for
+    Python and TS functions the parameter list, e.g. ``(self, k)``); ``qualified_name`` gives the
+    nesting (``QuerySet::filter``)."""
 
     name: str
     kind: str
     signature: str | None
     line: int
+    qualified_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -378,7 +381,10 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
     )  # fmt: skip
 
     if request.symbols_only:
-        entries = tuple(SymbolEntry(n.name, n.kind, n.signature, n.start_line) for n in symbols[:MAX_SYMBOLS])
+        entries = tuple(
+            SymbolEntry(n.name, n.kind, n.signature, n.start_line, n.qualified_name)
+            for n in symbols[:MAX_SYMBOLS]
+        )
         truncated = len(symbols) > MAX_SYMBOLS
         notice = (
             f"Showing the first {MAX_SYMBOLS} of {len(symbols)} symbols."
@@ -436,8 +442,24 @@ def _plural(n: int, word: str) -> str:
 
 
 def render_symbols(result: FileViewResult) -> str:
-    """The symbol map, one ``<line>\\t<kind> <signature or name>`` per symbol."""
-    return "\n".join(f"{s.line}\t{s.kind} {s.signature or s.name}" for s in result.symbols)
+    """The symbol map, one ``<line>\\t<indent><kind> <name><signature>`` per symbol; members are
+    indented two spaces per level of nesting (from ``::`` or ``.`` in the qualified name)."""
+    return "\n".join(f"{s.line}\t{_symbol_text(s)}" for s in result.symbols)
+
+
+def _symbol_text(s: SymbolEntry) -> str:
+    qualified = s.qualified_name or s.name
+    depth = qualified.count("::") if "::" in qualified else qualified.count(".")
+    if not qualified.endswith(s.name):
+        depth = 0
+    sig = " ".join((s.signature or "").split())
+    if sig.startswith("(") and sig.endswith(")"):
+        sig = "(" + sig[1:-1].strip() + ")"
+    if sig and s.name in sig and not sig.startswith("("):
+        return f"{'  ' * depth}{s.kind} {sig}"  # a full signature that already names the symbol
+    if sig and not sig.startswith(("(", "<", ":")):
+        sig = " " + sig
+    return f"{'  ' * depth}{s.kind} {s.name}{sig}"
 
 
 def render_file_view(result: FileViewResult) -> str:

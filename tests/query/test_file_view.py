@@ -317,6 +317,15 @@ def test_symbols_only_lists_name_kind_signature_line_by_line_order(tmp_path):
     assert render_file_view(result).split("\n")[1:] == ["1\tclass A", "2\tmethod def go(self)"]
 
 
+def test_symbol_map_text_joins_name_and_parameters_and_indents_members(tmp_path):
+    reader = make(tmp_path, {"q.py": "x\n"})
+    method = sym("q.py", "filter", "method", 5, "( self,\n   *args )")
+    method.qualified_name = "QuerySet::filter"
+    reader.symbols["q.py"] = [sym("q.py", "QuerySet", "class", 1), method]
+    text = render_file_view(fv(tmp_path, reader, "q.py", symbols_only=True))
+    assert text.split("\n")[1:] == ["1\tclass QuerySet", "5\t  method filter(self, *args)"]
+
+
 def test_symbols_only_caps_at_200_and_says_so(tmp_path):
     reader = make(tmp_path, {"many.py": "x\n"})
     reader.symbols["many.py"] = [sym("many.py", f"f{i}", "function", i) for i in range(1, 251)]

@@ -99,3 +99,30 @@ def test_text_inputs_are_bounded(indexed):
     reader = indexed("python")
     with pytest.raises(InputTooLong):
         explore.explore(reader, "x" * 10_001)
+
+
+def test_node_of_an_edited_file_uses_current_line_numbers_and_answers_carry_a_banner(indexed, monkeypatch):
+    from pathlib import Path
+
+    from codegraph.mcp.dispatch import call_tool
+
+    reader = indexed("python")
+    target = reader.root / "shop" / "db" / "sql" / "query.py"
+    target.write_text("# a new first line\n# and another\n" + target.read_text())
+    result = basic.node(reader, "Query.add_q")
+    assert result.source.splitlines()[0] == "14\t    def add_q(self, q):"
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    answer = call_tool("codegraph_node", {"symbol": "Query.add_q"}, default_root=Path(reader.root))
+    text = answer["content"][0]["text"]
+    assert text.startswith("Note: changed on disk since the last index: shop/db/sql/query.py")
+    assert answer["structuredContent"]["staleFiles"] == ["shop/db/sql/query.py"]
+    fresh = call_tool("codegraph_explore", {"query": "Sitemap.items"}, default_root=Path(reader.root))
+    assert "changed on disk" not in fresh["content"][0]["text"]
+
+
+def test_node_of_a_symbol_removed_since_the_index_says_so(indexed):
+    reader = indexed("python")
+    (reader.root / "shop" / "db" / "deletion.py").write_text("# emptied\n")
+    with pytest.raises(SymbolNotFound) as info:
+        basic.node(reader, "Collector.add")
+    assert "no longer there" in str(info.value)
