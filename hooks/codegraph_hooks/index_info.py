@@ -6,6 +6,7 @@ connection (``mode=ro`` URI) with a short busy timeout, so a re-index in progres
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
@@ -62,7 +63,7 @@ class IndexState:
     on disk (or are gone), capped; ``age`` is seconds since the index was written. (A plain class, not a
     dataclass: importing dataclasses costs the hook ~5 ms on every call.)"""
 
-    __slots__ = ("root", "files", "changed", "age", "indexing")
+    __slots__ = ("root", "files", "changed", "age", "indexing", "progress")
 
     def __init__(
         self,
@@ -71,20 +72,38 @@ class IndexState:
         changed: list[str] | None = None,
         age: float = 0.0,
         indexing: bool = False,
+        progress: str = "",
     ):
-        self.root, self.files, self.changed, self.age, self.indexing = (
-            root,
-            files,
-            changed or [],
-            age,
-            indexing,
-        )
+        self.root = root
+        self.files = files
+        self.changed = changed or []
+        self.age = age
+        self.indexing = indexing
+        self.progress = progress  # "done/total" of a running background index, when it says
+
+
+def running_index(root: Path) -> tuple[bool, str]:
+    """Whether a live index run holds ``.codegraph/index.lock`` (``{"pid", ...}``; a dead pid is a stale
+    lock) and its progress ``"done/total"`` from ``index.progress`` when present."""
+    folder = root / DIR_NAME
+    try:
+        pid = int(json.loads((folder / "index.lock").read_text())["pid"])
+        os.kill(pid, 0)
+    except PermissionError:
+        pass  # alive, someone else's
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, ""
+    try:
+        progress = json.loads((folder / "index.progress").read_text())
+        return True, f"{int(progress['done'])}/{int(progress['total'])}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return True, ""
 
 
 def index_state(root: Path, cap: int = 20) -> IndexState:
     """Stat every indexed file against the size and mtime stored at index time (≈10 µs a file)."""
     state = IndexState(root, age=max(0.0, time.time() - index_mtime(root)))
-    state.indexing = (root / DIR_NAME / "index.lock").exists()
+    state.indexing, state.progress = running_index(root)
     written = time.time() - state.age
     conn = connect(root)
     try:

@@ -9,6 +9,8 @@ from pathlib import Path
 from codegraph_hooks.index_info import IndexState, find_root, index_state
 
 STALE_AFTER = 600.0  # issue 6: re-index at session start when older than 10 minutes and changed
+# A stale index is brought up to date with `sync` (changed files only; tested equal to a full index),
+# a missing one is built with `index`; both --background: detached, joining a run already going.
 
 
 class Decision:
@@ -73,7 +75,13 @@ def decide(payload: dict, state: IndexState | None, *, home: Path | None = None)
         )
     root = state.root
     if state.indexing:
-        return Decision(_say(f"codegraph: index of {state.files} files is being rebuilt in the background."))
+        done = f" ({state.progress} files parsed)" if state.progress else ""
+        return Decision(
+            _say(
+                f"codegraph: the index is being updated in the background{done}; "
+                f"{state.files} files indexed so far."
+            )
+        )
     if state.files == 0:
         return Decision(
             _say("codegraph: the index is empty or still being built; indexing in the background."),
@@ -86,9 +94,9 @@ def decide(payload: dict, state: IndexState | None, *, home: Path | None = None)
         return Decision(
             _say(
                 f"codegraph: index of {state.files} files is out of date ({changed}{more} changed since "
-                f"{_ago(state.age)}); re-indexing in the background."
+                f"{_ago(state.age)}); syncing in the background."
             ),
-            ["index", "--background", str(root)],
+            ["sync", "--background", str(root)],
             root,
         )
     detail = f", {changed}{more} changed since (being synced)" if changed else ", fresh"
