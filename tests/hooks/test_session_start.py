@@ -135,3 +135,29 @@ def test_hook_fails_open_when_codegraph_cannot_start(project):
     )
     assert result.returncode == 0
     assert "index of 6 files" in result.stdout
+
+
+def test_session_start_in_an_unindexed_git_project_builds_the_index_in_the_background(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "app.py").write_text("def main():\n    return helper()\n\n\ndef helper():\n    return 1\n")
+    env = {k: v for k, v in os.environ.items() if k != "CODEGRAPH_BIN"}
+    env["HOME"] = str(tmp_path / "home")
+    result = subprocess.run(
+        [HOOK, "session-start"],
+        input=json.dumps({"cwd": str(repo)}),
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env=env,
+    )
+    assert "building one in the background" in result.stdout
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if index_state(repo).files == 1 and not index_state(repo).indexing:
+                break
+        except Exception:  # the database is being created
+            pass
+        time.sleep(0.2)
+    assert index_state(repo).files == 1
