@@ -150,3 +150,24 @@ def test_doctor_without_a_target_reports_only_installed_agents_and_fails_when_th
     _invoke(home, project, "install", "gemini")
     report = _invoke(home, project, "doctor", "--no-connect", "--json")
     assert [r["target"] for r in json.loads(report.output)] == ["gemini"]
+
+
+def test_the_codegraph_console_script_has_install_uninstall_and_doctor(tmp_path):
+    import subprocess
+    import sys
+
+    codegraph = Path(sys.executable).parent / "codegraph"
+    env = {**os.environ, "HOME": str(tmp_path)}
+    for command in ("install", "uninstall", "doctor"):
+        result = subprocess.run(
+            [codegraph, command, "--help"], capture_output=True, text=True, env=env, timeout=60
+        )
+        assert result.returncode == 0 and "--path" in result.stdout
+    result = subprocess.run(
+        [codegraph, "install", "opencode", "--dry-run", "--path", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 0 and '"type": "local"' in result.stdout
