@@ -103,12 +103,19 @@ def install(target, scope, prewarm, redirect_reads, dry_run, yes, path, as_json)
 @_path
 @_json
 def uninstall(target, scope, dry_run, path, as_json):
-    """Remove exactly what `codegraph install` added (entries recognised by content)."""
+    """Remove exactly what `codegraph install` added (entries recognised by content), from every scope
+    unless --scope names one. --json prints a list, one object per scope."""
     from codegraph_installer import targets
 
     paths = _paths(path)
-    options = _options(target, scope)
-    _render(targets.run(target, "uninstall", paths, options, dry_run=dry_run), as_json, dry_run)
+    outcomes = []
+    for each in [scope] if scope else list(targets.scopes(target)):
+        outcomes.append(targets.run(target, "uninstall", paths, _options(target, each), dry_run=dry_run))
+    if as_json:
+        click.echo(json.dumps([o.to_json() for o in outcomes], indent=2))
+        return
+    for outcome in outcomes:
+        _render(outcome, False, dry_run)
 
 
 @click.command()

@@ -171,3 +171,16 @@ def test_the_codegraph_console_script_has_install_uninstall_and_doctor(tmp_path)
         timeout=60,
     )
     assert result.returncode == 0 and '"type": "local"' in result.stdout
+
+
+def test_uninstall_without_scope_removes_codegraph_from_every_scope(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    for scope in ("user", "local", "project"):
+        assert _invoke(home, project, "install", "claude", "--scope", scope).exit_code == 0
+    result = _invoke(home, project, "uninstall", "claude", "--json")
+    assert [o["scope"] for o in json.loads(result.output)] == ["user", "project", "local"]
+    left = (home / ".claude.json").read_text()
+    assert "codegraph" not in left and not (project / ".mcp.json").exists()
+    assert not (home / ".claude" / "settings.json").exists() and not (project / ".claude").exists()
