@@ -17,6 +17,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from codegraph_installer.plan import read_text
+
 HOOK_NAMES = ("post-checkout", "post-merge", "post-commit", "post-rewrite")
 BEGIN = "# >>> codegraph: keep the code index fresh (codegraph uninstall removes this) >>>"
 END = "# <<< codegraph <<<"
@@ -84,10 +86,7 @@ def install_git_hooks(root: str | os.PathLike[str], command: str) -> GitHooksRes
     folder.mkdir(parents=True, exist_ok=True)
     for name in HOOK_NAMES:
         path = folder / name
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            text = None
+        text = read_text(path)
         if text is None:
             new, status = SHEBANG + block, "create"
         elif block in text:
@@ -101,7 +100,7 @@ def install_git_hooks(root: str | os.PathLike[str], command: str) -> GitHooksRes
         note = ""
         if text and any(line.strip().startswith("exit") for line in text.splitlines()[-3:]):
             note = "the hook exits before reaching codegraph's lines; move them above the exit"
-        path.write_text(new, encoding="utf-8")
+        path.write_text(new, encoding="utf-8", newline="")
         path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         result.changes.append(HookChange(path, status, note))
     return result
@@ -114,9 +113,8 @@ def uninstall_git_hooks(root: str | os.PathLike[str]) -> GitHooksResult:
     result = GitHooksResult(folder)
     for name in HOOK_NAMES:
         path = folder / name
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        text = read_text(path)
+        if text is None:
             continue
         base = _strip_block(text)
         if base is None:
@@ -125,7 +123,7 @@ def uninstall_git_hooks(root: str | os.PathLike[str]) -> GitHooksResult:
             path.unlink()
             result.changes.append(HookChange(path, "delete"))
         else:
-            path.write_text(base, encoding="utf-8")
+            path.write_text(base, encoding="utf-8", newline="")
             result.changes.append(HookChange(path, "update"))
     return result
 

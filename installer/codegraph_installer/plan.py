@@ -98,9 +98,10 @@ Reader = Callable[[Path], "str | None"]
 
 
 def read_text(path: Path) -> str | None:
-    """The file's text, or None when it does not exist."""
+    """The file's text exactly (no newline translation: CRLF stays CRLF), or None when it does not exist."""
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         return None
 
@@ -140,10 +141,13 @@ def edit_json(
     edits that removed something is deleted when ``delete_if_empty`` (so install on a missing file then
     uninstall leaves no file)."""
     base, _ = parse_object(path, text)
+    crlf = "\r\n" in base and base.count("\n") == base.count("\r\n")  # a Windows-edited file stays CRLF
     try:
-        after = steps(base)
+        after = steps(base.replace("\r\n", "\n") if crlf else base)
     except jsonc.JsoncError as exc:
         raise ConfigUnparsable(f"{path}:{exc.line}: {exc.message}; nothing was written.") from None
+    if crlf:
+        after = after.replace("\n", "\r\n")
     if after == base:
         return FilePlan(path, text, text)
     if delete_if_empty and jsonc.loads(after) == {} and after.strip() == "{}" and text is not None:

@@ -39,3 +39,21 @@ def test_hook_commands_with_spaces_in_the_path_are_quoted_and_still_recognised()
     assert command == "'/Users/me/My Tools/bin/codegraph-hook' session-start"
     assert claude.is_our_hook(group["hooks"][0])
     assert not claude.is_our_hook({"type": "command", "command": "echo codegraph-hook"})
+
+
+def test_a_crlf_file_keeps_crlf_line_endings_and_round_trips(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (project / ".vscode").mkdir(parents=True)
+    home.mkdir()
+    original = (
+        '{\r\n  // mine\r\n  "servers": {\r\n    "a": {"type": "stdio", "command": "a"}\r\n  }\r\n}\r\n'
+    )
+    target = project / ".vscode" / "mcp.json"
+    target.write_bytes(original.encode())
+    paths = InstallPaths(home, project)
+    options = targets.make_options("vscode", "project", command="/venv/bin/codegraph")
+    targets.run("vscode", "install", paths, options)
+    installed = target.read_bytes().decode()
+    assert installed.count("\n") == installed.count("\r\n") and '"codegraph"' in installed
+    targets.run("vscode", "uninstall", paths, options)
+    assert target.read_bytes().decode() == original
