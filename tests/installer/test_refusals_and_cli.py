@@ -98,7 +98,9 @@ def test_cli_json_output_lists_files_and_statuses(tmp_path):
     result = _invoke(home, project, "install", "vscode", "--json")
     data = json.loads(result.output)
     assert data["written"] is True
-    assert data["files"] == [{"path": str(project / ".vscode" / "mcp.json"), "status": "create"}]
+    (change,) = data["files"]
+    assert (change["path"], change["status"]) == (str(project / ".vscode" / "mcp.json"), "create")
+    assert '+    "codegraph": {' in change["diff"]
 
 
 def test_hook_flags_are_rejected_for_agents_without_hooks(tmp_path):
