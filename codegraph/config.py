@@ -35,6 +35,8 @@ def load_config(root: Path) -> ProjectConfig:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return ProjectConfig()
+    except UnicodeDecodeError as exc:
+        raise ConfigUnparsable(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except OSError as exc:
         raise ConfigUnparsable(f"{path}: cannot be read ({exc.strerror})") from exc
     try:
@@ -52,4 +54,11 @@ def load_config(root: Path) -> ProjectConfig:
     exclude = data.get("exclude", [])
     if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
         raise ConfigUnparsable(f"{path}: 'exclude' must be a list of gitignore-style patterns")
+    import pathspec
+
+    for pattern in exclude:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except Exception as exc:  # noqa: BLE001 - pathspec raises several types for bad patterns
+            raise ConfigUnparsable(f"{path}: bad 'exclude' pattern {pattern!r}: {exc}") from exc
     return ProjectConfig(vocabulary=vocab, exclude=tuple(exclude))

@@ -19,9 +19,20 @@ class IndexMissing(CodegraphError):
 
 
 class IndexUnreadable(CodegraphError):
-    """The database exists but is not a codegraph index we can read (corrupt, or a newer schema)."""
+    """The database exists but is not a codegraph index we can read (corrupt, or a newer schema).
+    ``corrupt`` is True when a rebuild may replace it (never for a newer schema)."""
 
     exit_code = 3
+
+    def __init__(self, message: str, *, corrupt: bool = False):
+        self.corrupt = corrupt
+        super().__init__(message)
+
+
+class ProjectDirUnusable(CodegraphError):
+    """``.codegraph`` cannot be created or written (a file in its place, permissions, read-only fs)."""
+
+    exit_code = 7
 
 
 class SymbolNotFound(CodegraphError):

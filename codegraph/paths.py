@@ -110,3 +110,24 @@ def resolve_inside(root: Path, relative: str) -> Path:
     if candidate != root and root not in candidate.parents:
         raise PathOutsideRoot(f"Refused: {relative!r} resolves outside the project root {root}.")
     return candidate
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a regular file, opened without blocking (a FIFO or device swapped in for a source
+    file must not hang a query).
+
+    Raises:
+        OSError: missing, unreadable, or not a regular file.
+    """
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{os.fsdecode(path)} is not a regular file")
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

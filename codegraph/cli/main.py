@@ -3,6 +3,7 @@ function and renders its typed result (text or ``--json``)."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -18,8 +19,22 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except CodegraphError as exc:
+            if ctx.params.get("as_json") or "--json" in sys.argv:
+                click.echo(
+                    json.dumps(
+                        {
+                            "error": type(exc).__name__,
+                            "message": str(exc),
+                            **({"suggestions": exc.suggestions} if hasattr(exc, "suggestions") else {}),
+                        }
+                    )
+                )
             click.echo(f"codegraph: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except OSError as exc:  # permissions, read-only file systems, full disks: say which file
+            where = f" ({exc.filename})" if exc.filename else ""
+            click.echo(f"codegraph: {exc.strerror or exc}{where}", err=True)
+            sys.exit(74)
 
 
 @click.group(cls=_Group)

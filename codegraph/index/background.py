@@ -58,8 +58,14 @@ def lock_holder(paths: ProjectPaths) -> dict | None:
 
 
 def try_lock(paths: ProjectPaths) -> bool:
-    """Take the index lock for this process; False when another live run holds it."""
-    paths.dir.mkdir(parents=True, exist_ok=True)
+    """Take the index lock for this process; False when another live run holds it.
+
+    Raises:
+        ProjectDirUnusable: ``.codegraph`` is not a writable directory.
+    """
+    from codegraph.index.indexer import ensure_codegraph_dir
+
+    ensure_codegraph_dir(paths)
     for _ in range(2):
         try:
             fd = os.open(paths.index_lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)

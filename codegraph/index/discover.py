@@ -200,5 +200,8 @@ def content_skip_reason(path: str, data: bytes) -> str | None:
         return "minified"
     lines = data.count(b"\n") + 1
     if len(data) > 2000 and len(data) / lines > MINIFIED_AVG_LINE:
-        return "minified"
+        # indentation is not content: deeply nested but readable code is not minified
+        content = sum(len(line.strip()) for line in data.split(b"\n"))
+        if content / lines > MINIFIED_AVG_LINE:
+            return "minified"
     return None

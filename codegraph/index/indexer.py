@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 
 from codegraph import __version__
 from codegraph.config import load_config
+from codegraph.errors import IndexUnreadable, ProjectDirUnusable
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
 from codegraph.index.resolve import resolve
-from codegraph.paths import GITIGNORE_TEXT, ProjectPaths
+from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
-from codegraph.store.db import connect_writer
+from codegraph.store.db import connect_writer, move_aside
 from codegraph.store.schema import EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
@@ -67,10 +68,9 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
 
     root, path, size, mtime_ns, language, grammar = job
     try:
-        with open(os.path.join(root, path), "rb") as fh:
-            data = fh.read()
+        data = read_regular(os.path.join(root, path))
     except OSError as exc:
-        return path, "", None, f"unreadable ({exc.strerror})", size, mtime_ns
+        return path, "", None, f"unreadable ({exc.strerror or exc})", size, mtime_ns
     reason = content_skip_reason(path, data)
     if reason:
         return path, "", None, reason, size, mtime_ns
@@ -95,11 +95,22 @@ def _git_head(root) -> str | None:
 
 
 def ensure_codegraph_dir(paths: ProjectPaths) -> None:
-    """Create ``.codegraph/`` with its own ``.gitignore`` (everything but itself ignored)."""
-    paths.dir.mkdir(parents=True, exist_ok=True)
-    gi = paths.dir / ".gitignore"
-    if not gi.exists():
-        gi.write_text(GITIGNORE_TEXT)
+    """Create ``.codegraph/`` with its own ``.gitignore`` (everything but itself ignored).
+
+    Raises:
+        ProjectDirUnusable: a file stands where the folder should, or it cannot be written.
+    """
+    if paths.dir.exists() and not paths.dir.is_dir():
+        raise ProjectDirUnusable(f"{paths.dir} exists and is not a directory; move it away to index here.")
+    try:
+        paths.dir.mkdir(parents=True, exist_ok=True)
+        gi = paths.dir / ".gitignore"
+        if not gi.exists():
+            gi.write_text(GITIGNORE_TEXT)
+    except OSError as exc:
+        raise ProjectDirUnusable(f"cannot write {paths.dir}: {exc.strerror or exc}") from exc
+    if not os.access(paths.dir, os.W_OK):
+        raise ProjectDirUnusable(f"cannot write {paths.dir}: permission denied")
 
 
 def index_project(
@@ -132,7 +143,21 @@ def index_project(
     ensure_codegraph_dir(paths)
     root = paths.root
     found = discover(root, max_bytes=max_bytes, exclude=load_config(root).exclude)
-    conn = connect_writer(paths.db)
+    try:
+        conn = connect_writer(paths.db)
+    except IndexUnreadable as exc:
+        if not (full and exc.corrupt):
+            if exc.corrupt:
+                raise IndexUnreadable(
+                    f"{exc}; run `codegraph index` to rebuild it (the damaged file is kept "
+                    "beside the new one)",
+                    corrupt=True,
+                ) from exc
+            raise
+        # a full rebuild replaces a corrupt index; the old file is kept beside it
+        moved = move_aside(paths.db)
+        print(f"codegraph: {exc}; moved it to {moved.name} and rebuilding", file=sys.stderr)
+        conn = connect_writer(paths.db)
     try:
         cached = {} if full else writer.load_cache(conn)
         previous = writer.indexed_paths(conn)
@@ -154,6 +179,10 @@ def index_project(
         previous_skipped = {r[0]: r[1] for r in conn.execute("SELECT path, reason FROM cgpy_skipped")}
         if not to_parse and not removed and not full and previous_skipped == found.skipped:
             summary.changed = False
+            state = conn.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone()
+            if state is not None and state[0] != "complete":
+                # an interrupted run never committed: what is stored matches the disk again
+                writer.set_metadata(conn, {"index_state": "complete"})
             summary.reused = len(reuse_set)
             _fill_counts(conn, summary, found.skipped)
             summary.seconds = time.perf_counter() - started

@@ -31,8 +31,20 @@ def _int(args: dict, key: str, default: int | None, lo: int, hi: int) -> int | N
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(f"'{key}' must be an integer")
-    value = int(value)
+    try:
+        value = int(value)
+    except (ValueError, OverflowError):
+        raise ValueError(f"'{key}' must be an integer between {lo} and {hi}") from None
     return max(lo, min(hi, value))
+
+
+def _bool(args: dict, key: str) -> bool:
+    value = args.get(key, False)
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+        return value.lower() in ("true", "1", "yes")
+    if not isinstance(value, (bool, int)) or value not in (True, False, 0, 1):
+        raise ValueError(f"'{key}' must be true or false")
+    return bool(value)
 
 
 def _handlers():
@@ -50,7 +62,7 @@ def _handlers():
                     file=a["file"],
                     offset=_int(a, "offset", None, 1, 10**9),
                     limit=_int(a, "limit", None, 1, 100000),
-                    symbols_only=bool(a.get("symbolsOnly", False)),
+                    symbols_only=_bool(a, "symbolsOnly"),
                 ),
             )
         if not a.get("symbol"):

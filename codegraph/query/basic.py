@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from codegraph.errors import SymbolNotFound
 from codegraph.model import CONTAINER_KINDS, Node
+from codegraph.paths import read_regular
 from codegraph.query.graph import Site
 from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -75,14 +76,16 @@ def status(reader: Reader) -> StatusResult:
     found = discover(reader.root)
     indexed = {r["path"]: r for r in reader.files()}
     on_disk = {f.path: f for f in found.files}
-    added = sorted(set(on_disk) - set(indexed))
+    skipped = reader.skipped()
+    # a file skipped after reading (binary, minified) is known, not new — unless it changed since
+    added = sorted(p for p in set(on_disk) - set(indexed) if p not in skipped)
     deleted = sorted(set(indexed) - set(on_disk))
     modified = []
     for path in sorted(set(on_disk) & set(indexed)):
         f, r = on_disk[path], indexed[path]
         if f.size != r["size"] or abs(f.mtime_ns / 1e6 - r["modified_at"]) > 1:
             try:
-                digest = hashlib.sha256((reader.root / path).read_bytes()).hexdigest()
+                digest = hashlib.sha256(read_regular(reader.root / path)).hexdigest()
             except OSError:
                 digest = ""
             if digest != r["content_hash"]:

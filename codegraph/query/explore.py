@@ -156,6 +156,10 @@ def question_terms(text: str, extra_vocab: dict[str, list[str]] | None = None) -
         for key, values in vocab.items():
             if key in run:
                 words.extend(v for v in values if v not in words)
+    lowered = text.lower()
+    for key, values in (extra_vocab or {}).items():  # project words in any script
+        if not _CJK.search(key) and re.search(rf"(?<![\w]){re.escape(key.lower())}(?![\w])", lowered):
+            words.extend(v for v in values if v not in words)
     return Terms(list(dict.fromkeys(identifiers)), list(dict.fromkeys(words)))
 
 

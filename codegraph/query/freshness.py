@@ -9,6 +9,7 @@ import os
 from collections.abc import Iterable
 
 from codegraph.model import Node
+from codegraph.paths import read_regular
 from codegraph.store.reader import Reader
 
 
@@ -28,7 +29,7 @@ def changed_files(reader: Reader, paths: Iterable[str]) -> list[str]:
         if st.st_size == record["size"] and abs(st.st_mtime_ns / 1e6 - record["modified_at"]) <= 1:
             continue
         try:
-            digest = hashlib.sha256((reader.root / path).read_bytes()).hexdigest()
+            digest = hashlib.sha256(read_regular(reader.root / path)).hexdigest()
         except OSError:
             digest = ""
         if digest != record["content_hash"]:
@@ -47,7 +48,7 @@ def current_span(reader: Reader, node: Node) -> tuple[int, int] | None:
 
     lang = language_for(node.file_path)
     try:
-        data = (reader.root / node.file_path).read_bytes()
+        data = read_regular(reader.root / node.file_path)
     except OSError:
         return None
     if lang is None:

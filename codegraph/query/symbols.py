@@ -48,6 +48,8 @@ def find_symbols(
     qualifier = parts[:-1]
     if qualifier and candidates:
         narrowed = [n for n in candidates if _qualifier_matches(n, qualifier)]
+        if not narrowed:
+            narrowed = _inherited(reader, qualifier, name)
         candidates = narrowed
     if file:
         f = file.strip().lstrip("./")
@@ -61,6 +63,25 @@ def find_symbols(
     if not candidates:
         raise SymbolNotFound(text, suggest(reader, name))
     return sorted(candidates, key=lambda n: (_KIND_RANK.get(n.kind, 9), n.file_path, n.start_line))
+
+
+def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
+    """``Flask.route`` where ``route`` is defined on a base class (``Scaffold.route``): the member
+    found by walking the class's extends edges breadth-first."""
+    classes = [
+        n
+        for n in reader.nodes_named(qualifier[-1])
+        if n.kind in ("class", "interface") and (len(qualifier) == 1 or _qualifier_matches(n, qualifier[:-1]))
+    ]
+    seen: set[str] = set()
+    while classes:
+        found = [m for c in classes for m in reader.children(c.id) if m.name == name]
+        if found:
+            return found
+        seen.update(c.id for c in classes)
+        bases = [e[1] for e in reader.outgoing([c.id for c in classes], ("extends",)) if e[1] not in seen]
+        classes = list(reader.nodes(bases).values())
+    return []
 
 
 def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:

@@ -6,14 +6,20 @@ committed index while a re-index runs (WAL snapshot isolation).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 from codegraph.errors import IndexMissing, IndexUnreadable
 from codegraph.store.schema import INDEXES, SCHEMA_VERSION, TABLES, TRIGGERS
 
 BUSY_TIMEOUT_MS = 10_000
+
+
+class NewerSchema(sqlite3.DatabaseError):
+    """The index was written by a newer tool: never rebuilt over, never moved aside."""
 
 
 def _now_ms() -> int:
@@ -38,8 +44,22 @@ def connect_writer(db: Path) -> sqlite3.Connection:
         _ensure_schema(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc}") from exc
+        corrupt = not isinstance(exc, NewerSchema) and any(
+            m in str(exc) for m in ("malformed", "not a database", "file is encrypted")
+        )
+        raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc}", corrupt=corrupt) from exc
     return conn
+
+
+def move_aside(db: Path) -> Path:
+    """Rename a corrupt database (and its -wal/-shm) out of the way; returns the new name."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = db.with_name(f"{db.name}.corrupt-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(db) + suffix)
+        if src.exists():
+            os.replace(src, Path(str(target) + suffix))
+    return target
 
 
 def connect_reader(db: Path) -> sqlite3.Connection:
@@ -51,13 +71,29 @@ def connect_reader(db: Path) -> sqlite3.Connection:
     """
     if not db.is_file():
         raise IndexMissing(f"No index at {db}. Run `codegraph init` in the project first.")
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    uri = f"file:{quote(str(db))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         version = _schema_version(conn)
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if os.access(db.parent, os.W_OK):
+            raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc}") from exc
+        # a WAL database in a read-only folder cannot get its -shm file: read it as an immutable snapshot
+        conn = sqlite3.connect(
+            f"file:{quote(str(db))}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
+        )
+        try:
+            version = _schema_version(conn)
+        except sqlite3.DatabaseError as exc2:
+            conn.close()
+            raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc2}") from exc2
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc}") from exc
+        raise IndexUnreadable(
+            f"{db} is not a readable codegraph index: {exc} (`codegraph index` rebuilds it)"
+        ) from exc
     if version is None:
         conn.close()
         raise IndexUnreadable(f"{db} has no codegraph schema; run `codegraph index` to rebuild it.")
@@ -81,7 +117,7 @@ def _schema_version(conn: sqlite3.Connection) -> int | None:
 def _ensure_schema(conn: sqlite3.Connection) -> None:
     version = _schema_version(conn)
     if version is not None and version > SCHEMA_VERSION:
-        raise IndexUnreadable(f"schema version {version} is newer than supported ({SCHEMA_VERSION})")
+        raise NewerSchema(f"schema version {version} is newer than supported ({SCHEMA_VERSION})")
     conn.execute("BEGIN IMMEDIATE")
     try:
         for script in (TABLES, INDEXES, TRIGGERS):

@@ -264,9 +264,9 @@ class Reader:
 
         from codegraph.errors import PathOutsideRoot
         from codegraph.index.sensitive import is_secret
-        from codegraph.paths import resolve_inside
+        from codegraph.paths import read_regular, resolve_inside
 
         target = resolve_inside(self.root, path)
         if is_secret(path) or is_secret(target.name) or not stat_mod.S_ISREG(target.stat().st_mode):
             raise PathOutsideRoot(f"Refused: {path!r} is a secret or not a regular file.")
-        return target.read_bytes().decode("utf-8", "replace")
+        return read_regular(target).decode("utf-8", "replace")

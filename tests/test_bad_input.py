@@ -1,0 +1,150 @@
+"""Bad input found by adversarial testing: each gets a clear error or is handled, and loses nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from codegraph.config import load_config
+from codegraph.errors import ConfigUnparsable
+from codegraph.index.indexer import index_project
+from codegraph.paths import ProjectPaths
+from codegraph.query import basic, explore, graph
+from codegraph.render import render
+from codegraph.store.reader import Reader
+from tests.conftest import copy_fixture
+
+
+def cg(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "codegraph", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_a_fifo_swapped_in_for_an_indexed_file_does_not_hang_queries(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    target = root / "shop" / "db" / "deletion.py"
+    target.unlink()
+    os.mkfifo(target)
+    done: dict = {}
+
+    def run() -> None:
+        with Reader(root) as reader:
+            done["status"] = basic.status(reader)
+            done["callers"] = graph.callers(reader, "Collector.add")
+            done["explore"] = render(explore.explore(reader, "Collector.add"))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive(), "a query blocked on the FIFO"
+    assert done["status"].deleted == ["shop/db/deletion.py"]  # no longer a regular file: not a source file
+    assert index_project(ProjectPaths(root.resolve()), workers=1).removed == 1
+
+
+def test_codegraph_path_taken_by_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "a.py").write_text("def a():\n    pass\n")
+    (tmp_path / ".codegraph").write_text("not a folder")
+    proc = cg("init", str(tmp_path))
+    assert proc.returncode == 7 and "is not a directory" in proc.stderr and "Traceback" not in proc.stderr
+    assert (tmp_path / ".codegraph").read_text() == "not a folder"
+
+
+def test_a_corrupt_index_is_named_by_sync_and_rebuilt_by_index_keeping_the_old_file(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    assert cg("init", str(root)).returncode == 0
+    db = root / ".codegraph" / "codegraph.db"
+    for extra in ("-wal", "-shm"):
+        Path(str(db) + extra).unlink(missing_ok=True)
+    db.write_bytes(db.read_bytes()[:3000])
+    proc = cg("sync", str(root))
+    assert proc.returncode == 3 and "run `codegraph index` to rebuild it" in proc.stderr
+    proc = cg("index", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert [p.name for p in (root / ".codegraph").glob("codegraph.db.corrupt-*")]
+    assert json.loads(cg("status", "-p", str(root), "--json").stdout)["counts"]["files"] == 11
+
+
+def test_an_index_from_a_newer_schema_is_never_rebuilt_over(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    assert cg("init", str(root)).returncode == 0
+    db = root / ".codegraph" / "codegraph.db"
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO schema_versions VALUES (99, 0, 'future')")
+    conn.commit()
+    conn.close()
+    proc = cg("index", str(root))
+    assert proc.returncode == 3 and "newer" in proc.stderr
+    assert not list((root / ".codegraph").glob("codegraph.db.corrupt-*"))
+
+
+def test_sync_after_an_interrupted_run_marks_the_index_complete_again(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    import sqlite3
+
+    conn = sqlite3.connect(paths.db)
+    conn.execute("UPDATE project_metadata SET value = 'indexing' WHERE key = 'index_state'")
+    conn.commit()
+    conn.close()
+    assert index_project(paths, workers=1).changed is False
+    with Reader(root) as reader:
+        assert reader.metadata()["index_state"] == "complete"
+
+
+def test_status_is_fresh_when_only_skipped_binary_or_minified_files_exist(tmp_path):
+    (tmp_path / "a.py").write_text("def a():\n    pass\n")
+    (tmp_path / "blob.py").write_bytes(b"\x00" * 100)
+    (tmp_path / "deep.py").write_text("def f():\n" + "".join(" " * 900 + "x = 1\n" for _ in range(20)))
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        result = basic.status(reader)
+        assert result.added == [] and result.modified == []
+        assert "deep.py" in reader.indexed_paths()  # deep indentation is not minification
+
+
+@pytest.mark.parametrize(
+    "content, fragment",
+    [
+        (b"\xff\xfe{}", "not UTF-8"),
+        (b'{"exclude": ["\\\\"]}', "bad 'exclude' pattern"),
+    ],
+)
+def test_config_files_that_cannot_be_used_are_refused_by_name(tmp_path, content, fragment):
+    (tmp_path / "codegraph.json").write_bytes(content)
+    with pytest.raises(ConfigUnparsable) as info:
+        load_config(tmp_path)
+    assert fragment in str(info.value)
+
+
+def test_project_vocabulary_applies_to_english_words(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    (root / "codegraph.json").write_text('{"vocabulary": {"zork": ["build_filter"]}}')
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as reader:
+        result = explore.context(reader, "fix the zork", extra_vocab=load_config(root).vocabulary)
+    assert result.symbols[0][0].name == "build_filter"
+
+
+def test_bad_tool_argument_types_get_a_clear_error_not_an_internal_one(tmp_path, monkeypatch):
+    from codegraph.mcp.dispatch import call_tool
+
+    root = copy_fixture("python", tmp_path)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    overflow = call_tool("codegraph_callers", {"symbol": "add", "limit": 1e999}, default_root=root)
+    assert overflow["isError"] and "'limit' must be an integer" in overflow["content"][0]["text"]
+    as_text = call_tool(
+        "codegraph_node", {"file": "shop/views.py", "symbolsOnly": "false"}, default_root=root
+    )
+    assert "def render_rows" in as_text["content"][0]["text"]  # "false" is false: the source is shown
