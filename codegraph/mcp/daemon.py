@@ -134,20 +134,31 @@ class Daemon:
         self._stop.set()
 
     def _listen(self) -> None:
-        self.socket_path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.socket_path.unlink()  # we hold the lock: any socket file here is a dead daemon's
-        except FileNotFoundError:
-            pass
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old_umask = os.umask(0o077)
-        try:
-            listener.bind(os.fspath(self.socket_path))
-        finally:
-            os.umask(old_umask)
-        listener.listen(64)
-        listener.settimeout(_TICK)
-        self._listener = listener
+        """Bind the first socket path that works (see :func:`wire.socket_paths`)."""
+        candidates = wire.socket_paths(self.paths)
+        for n, path in enumerate(candidates):
+            for stale in candidates[n:]:
+                try:
+                    stale.unlink()  # we hold the lock: a socket file left here is a dead daemon's
+                except OSError:
+                    pass  # absent, or not ours to remove: bind reports it
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            old_umask = os.umask(0o077)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                listener.bind(os.fspath(path))
+            except OSError:
+                listener.close()
+                if n == len(candidates) - 1:
+                    raise
+                log.warning("cannot listen on %s; trying %s", path, candidates[n + 1], exc_info=True)
+                continue
+            finally:
+                os.umask(old_umask)
+            listener.listen(64)
+            listener.settimeout(_TICK)
+            self._listener, self.socket_path = listener, path
+            return
 
     def _register(self) -> None:
         try:
@@ -252,12 +263,25 @@ class Daemon:
             reader.close()  # the makefile() holds the socket open until closed too
             conn.close()
 
+    def _call(self, message: dict, reply) -> None:
+        """One tool call on a worker thread; always replies (a call never goes unanswered)."""
+        from codegraph.mcp import protocol
+
+        try:
+            handler = self.handler
+        except Exception as exc:
+            log.exception("could not load the tool handler")
+            text = f"codegraph could not load its tools: {type(exc).__name__}: {exc}"
+            reply(protocol.result(message.get("id"), protocol.text_result(text, is_error=True)))
+            return
+        reply(wire.run_handler(handler, message, self.paths.root))
+
     def _dispatch(self, message: dict, reply) -> None:
         from codegraph.mcp import protocol
 
         method, msg_id = message.get("method"), message.get("id")
         if method == "tools/call":
-            self._pool.submit(lambda: reply(wire.run_handler(self.handler, message, self.paths.root)))
+            self._pool.submit(self._call, message, reply)
         elif method == "daemon/status":
             reply(protocol.result(msg_id, {**self.status(), "clients": max(self._clients - 1, 0)}))
         elif method == "daemon/stop":

@@ -260,9 +260,8 @@ class Proxy:
         from codegraph.mcp import daemon, wire
 
         assert self.paths is not None
-        sock_path = self.paths.daemon_socket
         try:
-            return wire.connect(sock_path)
+            return wire.connect_project(self.paths)
         except wire.VersionMismatch as exc:
             pid = exc.theirs.get("pid")
             if not (isinstance(pid, int) and pid == daemon.read_pid(self.paths)):
@@ -280,7 +279,7 @@ class Proxy:
         )
         while time.monotonic() < deadline:
             try:
-                return wire.connect(sock_path)
+                return wire.connect_project(self.paths)
             except OSError:
                 time.sleep(0.02)
         _log(f"daemon did not start within its timeout; see {self.paths.daemon_log}")

@@ -28,7 +28,7 @@ def status(root: Path) -> dict | None:
     """The status of the daemon serving ``root``, or None when none answers (or one of another
     version does)."""
     try:
-        return wire.request(ProjectPaths(root).daemon_socket, "daemon/status")
+        return wire.request(ProjectPaths(root), "daemon/status")
     except (OSError, ValueError, wire.VersionMismatch):
         return None
 

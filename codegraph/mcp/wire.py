@@ -82,13 +82,39 @@ def connect(path: Path, *, timeout: float = 2.0) -> tuple[socket.socket, dict, o
     return sock, theirs, reader
 
 
-def request(path: Path, method: str, *, timeout: float = 2.0) -> dict:
-    """One control request (``daemon/status``, ``daemon/stop``) on a fresh connection.
+def socket_paths(paths) -> list[Path]:
+    """Where a project's daemon may listen, in the order it tries them: ``.codegraph/daemon.sock``
+    (when short enough), then the short temp-dir path (too long, or no sockets on that filesystem)."""
+    return list(dict.fromkeys((paths.daemon_socket, paths.daemon_socket_short)))
+
+
+def connect_project(paths, *, timeout: float = 2.0) -> tuple[socket.socket, dict, object]:
+    """:func:`connect` to the daemon of a project (a ``ProjectPaths``), at either of its socket paths.
 
     Raises:
         OSError, VersionMismatch: as :func:`connect`.
     """
-    sock, _, reader = connect(path, timeout=timeout)
+    last: OSError | None = None
+    for path in socket_paths(paths):
+        try:
+            return connect(path, timeout=timeout)
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            last = exc
+    assert last is not None
+    raise last
+
+
+def request(target, method: str, *, timeout: float = 2.0) -> dict:
+    """One control request (``daemon/status``, ``daemon/stop``) on a fresh connection to ``target``
+    (a socket path, or a ``ProjectPaths``).
+
+    Raises:
+        OSError, VersionMismatch: as :func:`connect`.
+    """
+    if isinstance(target, Path):
+        sock, _, reader = connect(target, timeout=timeout)
+    else:
+        sock, _, reader = connect_project(target, timeout=timeout)
     try:
         sock.settimeout(timeout)
         send(sock, {"jsonrpc": "2.0", "id": 1, "method": method})

@@ -109,3 +109,16 @@ def test_daemon_commands_start_list_and_stop_a_project_daemon(project, server_en
     assert "stopped" in stopped.stdout and str(pid) in stopped.stdout
     assert not wire.pid_alive(pid)
     assert "no codegraph daemon running" in run("list").stdout
+
+
+def test_a_daemon_that_cannot_bind_in_the_project_listens_on_the_short_temp_path(project, server_env):
+    paths = ProjectPaths(project)
+    paths.daemon_socket.mkdir()  # something that is not a socket holds the name
+    proc = _foreground(project, server_env)
+    try:
+        info = _wait_listening(project)
+        assert info["socket"] == str(paths.daemon_socket_short)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert not paths.daemon_socket_short.exists()
