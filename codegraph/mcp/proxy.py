@@ -301,8 +301,9 @@ class Proxy:
                 if known:
                     self._write(response)
                     self._answered()
-        except OSError:
-            pass
+        except (OSError, ValueError):
+            pass  # ValueError: close() closed the reader under us
+        reader.close()
         with self._lock:
             self._daemon_gone_locked("connection closed")
 
@@ -327,6 +328,21 @@ class Proxy:
         self._pending_bytes = 0
 
     # -- lifecycle -------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Drop the daemon connection (the reader thread then ends). For embedders and tests; the
+        process exit does this in ``serve --mcp``."""
+        import socket
+
+        with self._lock:
+            sock = self._sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        if self._connector is not None:
+            self._connector.join(5)
+
     def _start_watchdog(self) -> None:
         startup = _env_float(self.env, "CODEGRAPH_MCP_STARTUP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT)
         parent = os.getppid()

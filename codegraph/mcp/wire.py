@@ -61,21 +61,23 @@ def connect(path: Path, *, timeout: float = 2.0) -> tuple[socket.socket, dict, o
         VersionMismatch: a daemon answered but is not this version; the socket is closed.
     """
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    reader = sock.makefile("rb")  # close both: the socket stays open until its makefile() is closed
     try:
         sock.settimeout(timeout)
         sock.connect(os.fspath(path))
         send(sock, hello(pid=os.getpid()))
-        reader = sock.makefile("rb")
         line = reader.readline()
         if not line:
             raise ConnectionResetError("daemon closed the connection during hello")
         theirs = json.loads(line)
     except (OSError, ValueError) as exc:
+        reader.close()
         sock.close()
         if isinstance(exc, OSError):
             raise
         raise ConnectionResetError(f"daemon sent a malformed hello: {exc}") from exc
     if not isinstance(theirs, dict) or not compatible(theirs):
+        reader.close()
         sock.close()
         raise VersionMismatch(theirs if isinstance(theirs, dict) else {})
     sock.settimeout(None)
@@ -123,6 +125,7 @@ def request(target, method: str, *, timeout: float = 2.0) -> dict:
             raise ConnectionResetError("daemon closed the connection")
         return json.loads(line).get("result") or {}
     finally:
+        reader.close()
         sock.close()
 
 

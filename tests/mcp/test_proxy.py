@@ -72,6 +72,8 @@ class Session:
     def close(self):
         self._stdin.close()
         self.thread.join(5)
+        self.proxy.close()
+        self.proxy.inp.close()
 
 
 @pytest.fixture
