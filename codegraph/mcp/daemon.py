@@ -313,8 +313,16 @@ def spawn(root: Path) -> int:
     return proc.wait()
 
 
+LOG_MAX_BYTES = 1 << 20
+
+
 def _redirect_to_log(paths: ProjectPaths) -> None:
     paths.dir.mkdir(parents=True, exist_ok=True)
+    try:
+        if paths.daemon_log.stat().st_size > LOG_MAX_BYTES:  # keep one previous log, bounded
+            os.replace(paths.daemon_log, paths.daemon_log.with_suffix(".log.1"))
+    except OSError:
+        pass
     fd = os.open(paths.daemon_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-VENV_BIN = Path(sys.executable).parent
-CODEGRAPH = str(VENV_BIN / "codegraph")
+from tests.mcp.helpers import HERE
 
 
 def _kill_daemons(runtime: Path, roots: list[Path]) -> None:

@@ -11,7 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CODEGRAPH
+
+from tests.mcp.helpers import CODEGRAPH
 
 NPM_DIR = Path(os.environ.get("CODEGRAPH_TEST_NPM", Path.home() / ".cache" / "codegraph-test-npm"))
 BINARY = NPM_DIR / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"

@@ -10,10 +10,9 @@ import signal
 import subprocess
 import sys
 
-from conftest import CODEGRAPH
-
 from codegraph.mcp import daemon, service, wire
 from codegraph.paths import ProjectPaths
+from tests.mcp.helpers import CODEGRAPH
 
 
 def _foreground(root, env, **extra_env):

@@ -11,9 +11,10 @@ import time
 
 import anyio
 import pytest
-from conftest import CODEGRAPH
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.mcp.helpers import CODEGRAPH
 
 
 def _write_modules(root, count: int) -> None:

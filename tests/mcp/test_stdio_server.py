@@ -16,12 +16,12 @@ import sys
 import time
 
 import anyio
-from conftest import CODEGRAPH
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from codegraph.mcp import daemon, wire
 from codegraph.paths import ProjectPaths
+from tests.mcp.helpers import CODEGRAPH
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}
 
