@@ -42,6 +42,7 @@ PENDING_MAX_BYTES = 1 << 20
 EOF_GRACE = 1.5
 DEFAULT_STARTUP_TIMEOUT = 60.0
 DEFAULT_DAEMON_START_TIMEOUT = 10.0
+_CONNECT_AFTER = ("tools/list", "tools/call")
 
 
 def _env_float(env: Mapping[str, str], key: str, default: float) -> float:
@@ -134,9 +135,10 @@ class Proxy:
             if not line:
                 break
             self._got_bytes = True
-            self.handle_line(line)
-            if self._connector is None and self.state == CONNECTING:
-                # After the first answer, so starting the daemon never delays the handshake.
+            method = self.handle_line(line)
+            if self._connector is None and self.state == CONNECTING and method in _CONNECT_AFTER:
+                # Only once tools/list is answered (or a call arrives), so connecting to or starting
+                # the daemon never competes with the handshake for the interpreter.
                 self._connector = threading.Thread(
                     target=self._connect, name="codegraph-connect", daemon=True
                 )
@@ -145,26 +147,29 @@ class Proxy:
             self._idle.wait_for(lambda: self._outstanding <= 0, timeout=EOF_GRACE)
         return 0
 
-    def handle_line(self, line: bytes) -> None:
+    def handle_line(self, line: bytes) -> str | None:
+        """Answer or route one line. Returns its method (None when it has none)."""
         try:
             message = protocol.parse(line)
         except ValueError:
             self._write(protocol.error(None, protocol.PARSE_ERROR, "Parse error: not JSON"))
-            return
+            return None
         if message is None:
-            return
+            return None
         if not isinstance(message, dict):
             self._write(
                 protocol.error(None, protocol.INVALID_REQUEST, "Invalid request: batches are not supported")
             )
-            return
+            return None
         try:
             response = protocol.answer_locally(message, self.env)
         except protocol.NotLocal:
             self.route_call(message, len(line))
-            return
+            return "tools/call"
         if response is not None:
             self._write(response)
+        method = message.get("method")
+        return method if isinstance(method, str) else None
 
     # -- routing tool calls ----------------------------------------------------------------------
     def route_call(self, message: dict, size: int) -> None:
@@ -257,12 +262,14 @@ class Proxy:
         self._read_daemon(reader)
 
     def _open_daemon(self):
-        from codegraph.mcp import daemon, wire
+        from codegraph.mcp import wire
 
         assert self.paths is not None
         try:
             return wire.connect_project(self.paths)
         except wire.VersionMismatch as exc:
+            from codegraph.mcp import daemon
+
             pid = exc.theirs.get("pid")
             if not (isinstance(pid, int) and pid == daemon.read_pid(self.paths)):
                 _log(f"a daemon of another version serves {self.root}; not using it")
@@ -273,7 +280,11 @@ class Proxy:
                 return None
         except OSError:
             pass
-        (self._spawn or daemon.spawn)(self.root)
+        if self._spawn is None:
+            from codegraph.mcp.daemon import spawn
+
+            self._spawn = spawn
+        self._spawn(self.root)
         deadline = time.monotonic() + _env_float(
             self.env, "CODEGRAPH_DAEMON_START_TIMEOUT", DEFAULT_DAEMON_START_TIMEOUT
         )

@@ -209,8 +209,9 @@ def test_calls_in_flight_when_the_daemon_connection_drops_are_answered_in_proces
     try:
         s = Session(project)
         s.send("initialize", {})
-        s.receive(1)
-        wire.wait_until(lambda: s.proxy.state == proxy.DAEMON, 3)
+        s.send("tools/list")
+        s.receive(2)
+        assert wire.wait_until(lambda: s.proxy.state == proxy.DAEMON, 3)
         call = s.call("x")
         (answer,) = s.receive(1)
         assert seen, "the call reached the daemon before it died"
