@@ -103,10 +103,16 @@ def resolve_inside(root: Path, relative: str) -> Path:
     """``root / relative`` resolved, guaranteed to stay inside ``root`` (symlinks followed).
 
     Raises:
-        PathOutsideRoot: the path escapes the root through ``..``, an absolute path or a symlink.
+        PathOutsideRoot: the path escapes the root through ``..``, an absolute path or a symlink; or it
+            cannot be resolved at all (a NUL byte, a symlink loop) — refused rather than crashing.
     """
+    if "\x00" in str(relative):
+        raise PathOutsideRoot(f"Refused: {relative!r} contains a NUL byte.")
     root = root.resolve()
-    candidate = (root / relative).resolve()
+    try:
+        candidate = (root / relative).resolve()
+    except (RuntimeError, OSError) as exc:  # symlink loop: RuntimeError before 3.13, OSError(ELOOP) after
+        raise PathOutsideRoot(f"Refused: {relative!r} cannot be resolved inside {root} ({exc}).") from None
     if candidate != root and root not in candidate.parents:
         raise PathOutsideRoot(f"Refused: {relative!r} resolves outside the project root {root}.")
     return candidate

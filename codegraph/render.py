@@ -7,7 +7,7 @@ import dataclasses
 import json
 
 from codegraph.model import Node
-from codegraph.query import basic, explore, graph
+from codegraph.query import basic, explore, file_view, graph
 
 
 def to_data(result) -> dict:
@@ -119,6 +119,16 @@ def _status(r: basic.StatusResult) -> str:
         f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
         "languages: " + (", ".join(f"{k} {v}" for k, v in r.languages.items()) or "none"),
     ]
+    if r.running:
+        done, total = r.running.get("done"), r.running.get("total")
+        where = f" ({done}/{total} files parsed)" if total else ""
+        out.append(f"indexing now: pid {r.running['pid']}, {r.running.get('phase', 'running')}{where}; the answers "
+                   "below come from the last complete index until it finishes")
+    elif m.get("index_state") == "indexing":
+        out.append("note: the last index run did not finish (it was stopped or crashed); this is the last complete "
+                   "index — run `codegraph sync`")
+    elif m.get("index_state") == "failed":
+        out.append("note: the last index run failed; this is the last complete index — see `codegraph sync` output")
     if r.skipped:
         out.append("skipped: " + ", ".join(f"{v} {k}" for k, v in r.skipped.items()))
     if r.added or r.modified or r.deleted:
@@ -200,4 +210,5 @@ _RENDERERS = {
     basic.NodeResult: _node,
     explore.ExploreResult: _explore,
     explore.ContextResult: _context,
+    file_view.FileViewResult: file_view.render_file_view,
 }

@@ -1,4 +1,4 @@
-"""``codegraph init|index|sync``: build and update the index."""
+"""``codegraph init|index|sync``: build and update the index, in the foreground or detached."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import sys
 
 import click
 
+from codegraph.index import background
 from codegraph.index.indexer import IndexSummary, index_project
-from codegraph.paths import find_root, init_root
+from codegraph.paths import ProjectPaths, find_root, init_root
 
 
 def _progress():
@@ -31,48 +32,71 @@ def _report(summary: IndexSummary, as_json: bool) -> None:
         click.echo(summary.line(), err=True)
 
 
-_common = [
-    click.argument("path", required=False, type=click.Path(file_okay=False)),
-    click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout."),
-    click.option("--max-bytes", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-                 help="Skip files larger than this."),
-    click.option("--verify", type=click.Choice(["mtime", "hash"]), default="mtime", show_default=True,
-                 help="How unchanged files are recognised: size+mtime, or also sha256."),
-]
-
-
 def _options(fn):
-    for decorator in reversed(_common):
+    options = [
+        click.argument("path", required=False, type=click.Path(file_okay=False)),
+        click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout."),
+        click.option("--max-bytes", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+                     help="Skip files larger than this."),
+        click.option("--verify", type=click.Choice(["mtime", "hash"]), default="mtime", show_default=True,
+                     help="How unchanged files are recognised: size+mtime, or also sha256."),
+        click.option("--background", is_flag=True,
+                     help="Run detached and return at once (joins a run already going); see `codegraph status`."),
+        click.option("--auto-background", is_flag=True,
+                     help="Run detached only above CODEGRAPH_BACKGROUND_THRESHOLD source files (default 1000); "
+                          "for tools and hooks."),
+        click.option("--background-child", is_flag=True, hidden=True),
+    ]
+    for decorator in reversed(options):
         fn = decorator(fn)
     return fn
 
 
+def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
+    if opts["auto_background"] and not opts["background"]:
+        from codegraph.index.discover import discover
+
+        opts["background"] = len(discover(paths.root).files) > background.BACKGROUND_THRESHOLD
+    if opts["background"] and not opts["background_child"]:
+        started = background.start_background(paths, command)
+        verb = "joined the index run already going" if started.joined else "indexing in the background"
+        click.echo(f"{verb} (pid {started.pid}) for {paths.root}; `codegraph status` shows progress", err=True)
+        return
+    kwargs = dict(full=full, max_bytes=opts["max_bytes"], verify_hash=opts["verify"] == "hash")
+    if opts["background_child"]:
+        if not background.try_lock(paths):
+            return  # another run holds the lock: this request joins it
+        try:
+            index_project(paths, progress=background.progress_writer(paths), **kwargs)
+        finally:
+            background.release_lock(paths)
+        return
+    with background.index_lock(paths):
+        summary = index_project(paths, progress=_progress(), **kwargs)
+    _report(summary, opts["as_json"])
+
+
 @click.command()
 @_options
 @click.option("--force", is_flag=True, help="Allow indexing / , your home directory or its parents.")
-def init(path, as_json, max_bytes, verify, force):
+def init(path, force, **opts):
     """Create .codegraph/ in PATH (default: here) and build the index."""
-    paths = init_root(path, force=force)
-    _report(index_project(paths, max_bytes=max_bytes, verify_hash=verify == "hash", progress=_progress()),
-            as_json)
+    _run("init", init_root(path, force=force), opts, full=False)
 
 
 @click.command()
 @_options
 @click.option("--force", is_flag=True, help="Allow indexing / , your home directory or its parents.")
-def index(path, as_json, max_bytes, verify, force):
+def index(path, force, **opts):
     """Rebuild the index from scratch (every file re-parsed)."""
-    paths = init_root(path, force=force)
-    _report(index_project(paths, full=True, max_bytes=max_bytes, progress=_progress()), as_json)
+    _run("index", init_root(path, force=force), opts, full=True)
 
 
 @click.command()
 @_options
-def sync(path, as_json, max_bytes, verify):
+def sync(path, **opts):
     """Update the index: re-parse changed files only, re-resolve every edge."""
-    paths = find_root(path)
-    _report(index_project(paths, max_bytes=max_bytes, verify_hash=verify == "hash", progress=_progress()),
-            as_json)
+    _run("sync", find_root(path), opts, full=False)
 
 
 COMMANDS = [init, index, sync]

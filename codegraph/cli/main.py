@@ -30,9 +30,9 @@ def cli() -> None:
 
 def _register() -> None:
     # One line per command module; each module exposes COMMANDS (a list of click commands).
-    from codegraph.cli import index_cmds, query_cmds, serve_cmds
+    from codegraph.cli import index_cmds, install_cmds, query_cmds, serve_cmds
 
-    for module in (index_cmds, query_cmds, serve_cmds):
+    for module in (index_cmds, query_cmds, serve_cmds, install_cmds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import click
 
-from codegraph.query import basic, explore as explore_mod, graph
-from codegraph.render import render, to_json
+from codegraph.config import load_config
+from codegraph.query import basic, file_view, graph
+from codegraph.query.freshness import banner, changed_files, cited_paths
+from codegraph.query import explore as explore_mod
+from codegraph.render import render, to_data, to_json
 from codegraph.store.reader import Reader
 
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     with Reader(path) as reader:
         result = fn(reader, *args, **kwargs)
+        changed = [] if fn is basic.status else changed_files(reader, cited_paths(to_data(result)))
+    if changed:
+        click.echo(banner(changed), err=True)
     click.echo(to_json(result) if as_json else render(result))
 
 
@@ -78,14 +84,21 @@ def trace_cmd(start, end, max_depth, path, as_json):
 
 @click.command("node")
 @click.argument("symbol", required=False)
-@click.option("--file", "file", help="File mode (no SYMBOL): show the file as the Read tool would.")
+@click.option("--file", "file", help="With SYMBOL: narrow to this file. Alone: show the file as Read would.")
 @click.option("--line", type=click.IntRange(min=1), help="Narrow an ambiguous symbol to the one spanning LINE.")
+@click.option("--offset", type=click.IntRange(min=1), help="File view: first line (1-based).")
+@click.option("--limit", type=click.IntRange(1, 100000), help="File view: number of lines (default 2000).")
+@click.option("--symbols-only", is_flag=True, help="File view: the symbol map instead of the source.")
 @_common
-def node_cmd(symbol, file, line, path, as_json):
+def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
     """Show SYMBOL (source, callers, callees) or, with --file only, a file."""
-    if not symbol:
+    if symbol:
+        _run(path, as_json, basic.node, symbol, file=file, line=line)
+    elif file:
+        request = file_view.FileViewRequest(file=file, offset=offset, limit=limit, symbols_only=symbols_only)
+        _run(path, as_json, lambda reader: file_view.file_view(reader.root, reader, request))
+    else:
         raise click.UsageError("give a SYMBOL, or --file PATH for the file view")
-    _run(path, as_json, basic.node, symbol, file=file, line=line)
 
 
 @click.command("files")
@@ -110,7 +123,8 @@ def status_cmd(path, as_json):
 @_common
 def explore_cmd(question, max_chars, path, as_json):
     """Answer QUESTION with the most relevant current source (an envelope)."""
-    _run(path, as_json, explore_mod.explore, question, max_chars=max_chars)
+    _run(path, as_json, lambda r: explore_mod.explore(r, question, max_chars=max_chars,
+                                                      extra_vocab=load_config(r.root).vocabulary))
 
 
 @click.command("context")
@@ -119,7 +133,8 @@ def explore_cmd(question, max_chars, path, as_json):
 @_common
 def context_cmd(task, limit, path, as_json):
     """TASK in plain words (English or Chinese) → the most relevant symbols."""
-    _run(path, as_json, explore_mod.context, task, limit=limit)
+    _run(path, as_json, lambda r: explore_mod.context(r, task, limit=limit,
+                                                      extra_vocab=load_config(r.root).vocabulary))
 
 
 COMMANDS = [search_cmd, query_cmd, callers_cmd, callees_cmd, impact_cmd, trace_cmd, node_cmd, files_cmd,

@@ -18,6 +18,7 @@ from pathlib import Path
 import pathspec
 
 from codegraph.index.languages import language_for
+from codegraph.index.sensitive import is_secret
 
 DEFAULT_IGNORED_DIRS = frozenset({
     "node_modules", "dist", "build", ".venv", "venv", "__pycache__", "target", "vendor", ".git", ".hg",
@@ -75,18 +76,19 @@ def _walk_candidates(root: Path) -> list[str]:
                 hit = bool(result.include)
         return hit
 
-    def walk(directory: Path, rel_dir: str) -> None:
-        gi = directory / ".gitignore"
+    def walk(directory: str, rel_dir: str) -> None:
+        gi = os.path.join(directory, ".gitignore")
         pushed = False
-        if gi.is_file():
+        if os.path.isfile(gi):
             try:
-                lines = gi.read_text("utf-8", "replace").splitlines()
-                specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+                with open(gi, encoding="utf-8", errors="replace") as fh:
+                    specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(fh.read().splitlines())))
                 pushed = True
             except (OSError, ValueError):
                 pass
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
         except OSError:
             entries = []
         for entry in entries:
@@ -98,24 +100,26 @@ def _walk_candidates(root: Path) -> list[str]:
             if is_dir:
                 if entry.name in DEFAULT_IGNORED_DIRS or ignored(rel, True):
                     continue
-                walk(Path(entry.path), rel + "/")
-            elif not ignored(rel, False):
+                walk(entry.path, rel + "/")
+            elif language_for(entry.name) is not None and not ignored(rel, False):
                 out.append(rel)
         if pushed:
             specs.pop()
 
-    walk(root, "")
+    walk(str(root), "")
     return out
 
 
-def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Discovery:
+def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = ()) -> Discovery:
     """List the source files under ``root`` to index and the skipped ones with reasons.
 
-    Reasons: ``ignored directory``, ``symlink outside root``, ``too large (N bytes > limit)``,
-    ``unreadable``. Binary and minified checks need the bytes and happen in the indexer.
+    Reasons: ``ignored directory``, ``secret file``, ``excluded by codegraph.json``,
+    ``symlink outside root``, ``too large (N bytes > limit)``, ``unreadable``. Binary and minified
+    checks need the bytes and happen in the indexer.
     """
     root = root.resolve()
     result = Discovery()
+    excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
     candidates = _git_candidates(root)
     result.used_git = candidates is not None
     if candidates is None:
@@ -124,6 +128,12 @@ def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Discovery:
     for rel in candidates:
         lang = language_for(rel)
         if lang is None:
+            continue
+        if is_secret(rel):
+            result.skipped[rel] = "secret file"
+            continue
+        if excluded is not None and excluded.match_file(rel):
+            result.skipped[rel] = "excluded by codegraph.json"
             continue
         parts = rel.split("/")
         if any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):

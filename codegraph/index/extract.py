@@ -123,6 +123,13 @@ class _Extractor:
     # ---------------------------------------------------------------- nesting
     def _nest(self) -> None:
         """Assign each definition its innermost enclosing definition and build nodes + contains edges."""
+        # TS overload signatures add nothing next to their implementation: keep the implementation only
+        implemented = {(d.name, d.ts.type) for d in self.defs if d.ts.type in ("function_declaration",
+                                                                              "method_definition")}
+        self.defs = [d for d in self.defs if not (
+            (d.ts.type == "function_signature" and (d.name, "function_declaration") in implemented)
+            or (d.ts.type == "method_signature" and d.ts.parent is not None and d.ts.parent.type == "class_body"
+                and (d.name, "method_definition") in implemented))]
         self.defs.sort(key=lambda d: (d.start, -d.end))
         stack: list[_Def] = []
         seen: set[str] = set()
@@ -463,6 +470,10 @@ class _Extractor:
                 ctor = _dotted(value.child_by_field_name("constructor"))
                 if ctor:
                     self.typed.append((ts.start_byte, f"this.{_text(name)}", ctor))
+        elif capture == "arrow":  # an inline callback is no symbol, but its typed parameters are facts
+            params = ts.child_by_field_name("parameters")
+            if params is not None and ts.parent is not None and ts.parent.type != "variable_declarator":
+                self._ts_param_types(params)
         elif capture == "call":
             fn = ts.child_by_field_name("function")
             if fn is None:

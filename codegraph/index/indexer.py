@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codegraph import __version__
+from codegraph.config import load_config
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
 from codegraph.index.resolve import resolve
@@ -123,7 +124,7 @@ def index_project(
     started = time.perf_counter()
     ensure_codegraph_dir(paths)
     root = paths.root
-    found = discover(root, max_bytes=max_bytes)
+    found = discover(root, max_bytes=max_bytes, exclude=load_config(root).exclude)
     conn = connect_writer(paths.db)
     try:
         cached = {} if full else writer.load_cache(conn)
@@ -151,35 +152,44 @@ def index_project(
             summary.seconds = time.perf_counter() - started
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
-        parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
-        skipped = {**found.skipped, **skipped}
-        extractions = [p.extraction for p in parsed]
-        if reuse_set:
-            for path, data in writer.load_cached_data(conn, reuse_set).items():
-                extractions.append(cache.decode(data))
-        resolution = resolve(extractions)
-        removed_all = removed + [p for p in skipped if p in previous]
-        head = _git_head(root)
-        metadata = {
-            "index_state": "complete",
-            "indexed_with_version": __version__,
-            "indexed_with_extraction_version": str(EXTRACTION_VERSION),
-            "indexed_at_commit": head or "",
-            "indexed_dirty_paths": {"commit": head, "paths": []},
-            "index_files_discovered": str(len(current) + len(skipped)),
-            "index_files_accounted": str(len(current) + len(skipped)),
-            "cgpy_indexed_by": f"codegraph (python) {__version__}",
-        }
-        writer.write_index(conn, parsed=parsed, removed=removed_all, edges=resolution.edges,
-                           unresolved=resolution.unresolved, skipped=skipped, metadata=metadata)
-        summary.parsed = len(parsed)
-        summary.reused = len(reuse_set)
-        _fill_counts(conn, summary, skipped)
-        summary.files = summary.parsed + summary.reused
+        try:
+            _update(conn, root, summary, to_parse, reuse_set, removed, found.skipped, previous, workers, progress)
+        except Exception:
+            writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
+            raise
     finally:
         conn.close()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _update(conn, root, summary, to_parse, reuse_set, removed, found_skipped, previous, workers, progress) -> None:
+    """Parse what changed, re-resolve everything, write it all in one transaction."""
+    parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
+    skipped = {**found_skipped, **skipped}
+    extractions = [p.extraction for p in parsed]
+    if reuse_set:
+        for path, data in writer.load_cached_data(conn, reuse_set).items():
+            extractions.append(cache.decode(data))
+    resolution = resolve(extractions)
+    removed_all = removed + [p for p in skipped if p in previous]
+    head = _git_head(root)
+    metadata = {
+        "index_state": "complete",
+        "indexed_with_version": __version__,
+        "indexed_with_extraction_version": str(EXTRACTION_VERSION),
+        "indexed_at_commit": head or "",
+        "indexed_dirty_paths": {"commit": head, "paths": []},
+        "index_files_discovered": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
+        "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
+        "cgpy_indexed_by": f"codegraph (python) {__version__}",
+    }
+    writer.write_index(conn, parsed=parsed, removed=removed_all, edges=resolution.edges,
+                       unresolved=resolution.unresolved, skipped=skipped, metadata=metadata)
+    summary.parsed = len(parsed)
+    summary.reused = len(reuse_set)
+    _fill_counts(conn, summary, skipped)
+    summary.files = summary.parsed + summary.reused
 
 
 def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:

@@ -36,6 +36,7 @@ def _int(args: dict, key: str, default: int | None, lo: int, hi: int) -> int | N
 
 
 def _handlers():
+    from codegraph.config import load_config
     from codegraph.query import basic, explore, graph
 
     def node(r, a):
@@ -51,7 +52,8 @@ def _handlers():
 
     return {
         "codegraph_explore": lambda r, a: explore.explore(r, a["query"], max_chars=_int(a, "maxChars", None, 1000,
-                                                                                       25000)),
+                                                                                       25000),
+                                                          extra_vocab=load_config(r.root).vocabulary),
         "codegraph_node": node,
         "codegraph_search": lambda r, a: basic.search(r, a["query"], kind=a.get("kind"),
                                                       limit=_int(a, "limit", 20, 1, 500)),
@@ -64,7 +66,8 @@ def _handlers():
         "codegraph_trace": lambda r, a: graph.trace(r, a["from"], a["to"], max_depth=_int(a, "maxDepth", 8, 1, 12)),
         "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=_int(a, "limit", 200, 1, 500)),
         "codegraph_status": lambda r, a: basic.status(r),
-        "codegraph_context": lambda r, a: explore.context(r, a["task"], limit=_int(a, "limit", 20, 1, 500)),
+        "codegraph_context": lambda r, a: explore.context(r, a["task"], limit=_int(a, "limit", 20, 1, 500),
+                                                          extra_vocab=load_config(r.root).vocabulary),
     }
 
 
@@ -83,6 +86,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "structuredContent": {…}, "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.query.freshness import banner, changed_files, cited_paths
     from codegraph.render import render, to_data
     from codegraph.store.reader import Reader
 
@@ -117,7 +121,13 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
     try:
         with Reader(start) as reader:
             result = _HANDLERS[name](reader, arguments)
-            return _result(render(result), to_data(result))
+            data = to_data(result)
+            text = render(result)
+            changed = changed_files(reader, cited_paths(data)) if name != "codegraph_status" else []
+            if changed:
+                text = banner(changed) + "\n\n" + text
+                data = {**data, "staleFiles": changed}
+            return _result(text, data)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)
     except CodegraphError as exc:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import os
+import dataclasses
 from dataclasses import dataclass, field
 
 from codegraph.model import CONTAINER_KINDS, Node
 from codegraph.query.graph import Site
+from codegraph.errors import SymbolNotFound
 from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
 
@@ -59,6 +60,7 @@ class StatusResult:
     modified: list[str]
     deleted: list[str]
     skipped: dict[str, int]
+    running: dict | None = None  # a live index run: {"phase", "done", "total", "pid", "started"}
 
 
 def status(reader: Reader) -> StatusResult:
@@ -86,8 +88,10 @@ def status(reader: Reader) -> StatusResult:
     for why in reader.skipped().values():
         key = why.split(" (", 1)[0]
         reasons[key] = reasons.get(key, 0) + 1
+    from codegraph.index.background import read_progress
+
     return StatusResult(str(reader.root), reader.counts(), reader.languages(), reader.metadata(), added,
-                        modified, deleted, reasons)
+                        modified, deleted, reasons, read_progress(reader.paths))
 
 
 @dataclass
@@ -110,10 +114,18 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     Raises:
         SymbolNotFound: with close names as suggestions.
     """
+    from codegraph.query.freshness import current_span
+
     defs = find_symbols(reader, symbol, file=file, line=line)
     d = defs[0]
     text = reader.read_source(d.file_path)
     lines = text.split("\n")
+    span = current_span(reader, d)
+    if span is None:
+        raise SymbolNotFound(symbol, [f"{d.qualified_name} was in {d.file_path} at the last index but is no longer "
+                                      "there; run `codegraph sync`"])
+    if span != (d.start_line, d.end_line):
+        d = dataclasses.replace(d, start_line=span[0], end_line=span[1])
     body = lines[d.start_line - 1: d.end_line]
     members = reader.children(d.id) if d.kind in CONTAINER_KINDS else []
     if members and len(body) > 80:
@@ -126,7 +138,3 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     callers = [Site(found[e[0]], e[3], e[2]) for e in incoming[:NODE_RELATED_LIMIT] if e[0] in found]
     callees = [Site(found[e[1]], e[3], e[2]) for e in outgoing[:NODE_RELATED_LIMIT] if e[1] in found]
     return NodeResult(d, source, members, callers, callees, len(incoming), len(outgoing), defs[1:])
-
-
-def relpath_of(reader: Reader, path: str) -> str:
-    return os.path.relpath(path, reader.root)

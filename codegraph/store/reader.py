@@ -189,7 +189,19 @@ class Reader:
             "SELECT language, COUNT(*) FROM files GROUP BY language ORDER BY 2 DESC")}
 
     def read_source(self, path: str) -> str:
-        """The file's current text from disk (inside the root; invalid UTF-8 replaced)."""
+        """The file's current text from disk: inside the root, a regular file, never a secret file
+        (``.env``, keys…); invalid UTF-8 replaced.
+
+        Raises:
+            PathOutsideRoot: the path escapes the root, is a secret, or is not a regular file.
+        """
+        import stat as stat_mod
+
+        from codegraph.errors import PathOutsideRoot
+        from codegraph.index.sensitive import is_secret
         from codegraph.paths import resolve_inside
 
-        return resolve_inside(self.root, path).read_bytes().decode("utf-8", "replace")
+        target = resolve_inside(self.root, path)
+        if is_secret(path) or is_secret(target.name) or not stat_mod.S_ISREG(target.stat().st_mode):
+            raise PathOutsideRoot(f"Refused: {path!r} is a secret or not a regular file.")
+        return target.read_bytes().decode("utf-8", "replace")

@@ -24,3 +24,4 @@
 (lexical_declaration) @assign
 (variable_declaration) @assign
 (type_identifier) @typeref
+(arrow_function) @arrow

@@ -1,0 +1,143 @@
+"""``codegraph install|uninstall|doctor``: parse → call codegraph_installer → render (text or --json)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from codegraph.errors import CodegraphError
+
+TARGET_NAMES = ("claude", "codex", "cursor", "gemini", "opencode", "vscode")
+
+
+class UsageProblem(CodegraphError):
+    exit_code = 2
+
+
+def _paths(path: str | None):
+    from codegraph_installer.paths import InstallPaths
+
+    return InstallPaths.current(path)
+
+
+def _options(target, scope, prewarm=False, redirect_reads=False):
+    from codegraph_installer.targets import make_options
+
+    try:
+        return make_options(target, scope, prewarm=prewarm, redirect_reads=redirect_reads)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
+
+
+def _render(outcome, as_json: bool, dry_run: bool) -> None:
+    plan = outcome.plan
+    if as_json:
+        click.echo(json.dumps(outcome.to_json(), indent=2))
+        return
+    if dry_run:
+        for change in plan.files:
+            if change.status != "unchanged":
+                click.echo(change.diff(), nl=False)
+    verb = "would" if dry_run else ""
+    for change in plan.files:
+        status = change.status if not verb or change.status == "unchanged" else f"would {change.status}"
+        click.echo(f"{status:>16}  {change.path}")
+    if not plan.changed:
+        click.echo(f"codegraph {plan.action} {plan.target}: unchanged")
+    for backup in outcome.backups:
+        click.echo(f"          backup  {backup}")
+    for note in plan.notes:
+        click.echo(f"note: {note}")
+
+
+def _confirm(outcome_plan, yes: bool) -> bool:
+    if yes or not sys.stdin.isatty() or not outcome_plan.changed:
+        return True
+    for change in outcome_plan.files:
+        click.echo(change.diff(), nl=False)
+    return click.confirm("Write these changes?", default=True)
+
+
+_target = click.argument("target", type=click.Choice(TARGET_NAMES))
+_scope = click.option(
+    "--scope", type=click.Choice(["user", "project", "local"]), help="Default: the target's usual."
+)
+_path = click.option(
+    "--path", "path", type=click.Path(file_okay=False), help="Project directory (default: cwd)."
+)
+_json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+
+
+@click.command()
+@_target
+@_scope
+@click.option(
+    "--prewarm", is_flag=True, help="Claude: SessionStart hook that starts the daemon / background index."
+)
+@click.option(
+    "--redirect-reads", is_flag=True, help="Claude: PreToolUse hook suggesting codegraph for big Reads."
+)
+@click.option("--dry-run", is_flag=True, help="Print the unified diff; write nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before writing.")
+@_path
+@_json
+def install(target, scope, prewarm, redirect_reads, dry_run, yes, path, as_json):
+    """Register codegraph's MCP server with an agent (and, for Claude, auto-allow and hooks)."""
+    from codegraph_installer import targets
+
+    paths = _paths(path)
+    options = _options(target, scope, prewarm, redirect_reads)
+    if not dry_run and not yes and sys.stdin.isatty():
+        planned = targets.plan(target, "install", paths, options)
+        if not _confirm(planned, yes):
+            raise UsageProblem("nothing written")
+    _render(targets.run(target, "install", paths, options, dry_run=dry_run), as_json, dry_run)
+
+
+@click.command()
+@_target
+@_scope
+@click.option("--dry-run", is_flag=True, help="Print the unified diff; write nothing.")
+@_path
+@_json
+def uninstall(target, scope, dry_run, path, as_json):
+    """Remove exactly what `codegraph install` added (entries recognised by content)."""
+    from codegraph_installer import targets
+
+    paths = _paths(path)
+    options = _options(target, scope)
+    _render(targets.run(target, "uninstall", paths, options, dry_run=dry_run), as_json, dry_run)
+
+
+@click.command()
+@click.argument("target", type=click.Choice(TARGET_NAMES), required=False)
+@click.option("--no-connect", is_flag=True, help="Skip the MCP handshake.")
+@click.option("--timeout", type=float, default=15.0, show_default=True, help="Handshake timeout, seconds.")
+@_path
+@_json
+def doctor(target, no_connect, timeout, path, as_json):
+    """Check agent configs, a real MCP handshake, hooks, index freshness and folder trust."""
+    from codegraph_installer.doctor import doctor as run_doctor
+
+    paths = _paths(path)
+    names = [target] if target else list(TARGET_NAMES)
+    reports = [run_doctor(name, paths, connect=not no_connect, timeout=timeout) for name in names]
+    if not target:  # without a target, only agents with a config file or entry are interesting
+        reports = [
+            r for r in reports if any(c.ok is not None or "entry" in c.detail for c in r.checks)
+        ] or reports
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in reports], indent=2))
+    else:
+        marks = {True: "ok", False: "FAIL", None: "--"}
+        for report in reports:
+            click.echo(f"{report.target}:")
+            for check in report.checks:
+                click.echo(f"  {marks[check.ok]:>4}  {check.name}: {check.detail}")
+    if not all(r.ok for r in reports):
+        sys.exit(1)
+
+
+COMMANDS = [install, uninstall, doctor]

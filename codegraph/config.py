@@ -1,0 +1,53 @@
+"""Project configuration: ``<root>/codegraph.json`` (the reference CLI's project config file name).
+
+Keys codegraph reads (others are kept for the reference CLI and ignored here):
+    ``vocabulary``: {word: [identifier, …]} — extends the built-in word → identifier table that
+        ``context`` and ``explore`` use (e.g. {"结算": ["checkout", "settle"]}).
+    ``exclude``: [gitignore-style pattern, …] — paths kept out of the index even when tracked.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codegraph.errors import ConfigUnparsable
+
+CONFIG_NAME = "codegraph.json"
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    vocabulary: dict[str, list[str]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+
+
+def load_config(root: Path) -> ProjectConfig:
+    """Read and validate ``codegraph.json`` (absent → defaults).
+
+    Raises:
+        ConfigUnparsable: not JSON, not an object, or a key of the wrong shape (message names the
+        file and, for syntax errors, the line).
+    """
+    path = root / CONFIG_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ProjectConfig()
+    except OSError as exc:
+        raise ConfigUnparsable(f"{path}: cannot be read ({exc.strerror})") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigUnparsable(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise ConfigUnparsable(f"{path}: the top level must be a JSON object")
+    vocab = data.get("vocabulary", {})
+    if not isinstance(vocab, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v) for k, v in vocab.items()):
+        raise ConfigUnparsable(f"{path}: 'vocabulary' must map words to lists of identifiers")
+    exclude = data.get("exclude", [])
+    if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
+        raise ConfigUnparsable(f"{path}: 'exclude' must be a list of gitignore-style patterns")
+    return ProjectConfig(vocabulary=vocab, exclude=tuple(exclude))

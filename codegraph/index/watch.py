@@ -1,0 +1,218 @@
+"""Keep an index current while a daemon serves it: a watchdog observer, debounced syncs.
+
+- Only source files that discovery could index trigger a sync; ``.codegraph/`` and default-ignored
+  trees (node_modules, .git, …) are never watched (no self-triggering). Each directory gets its own
+  non-recursive watch, so ignored trees cost no inotify watches; new directories are added as they
+  appear. Watches are bounded: past the bound a warning is logged and the rest is not watched.
+- A burst of events becomes one sync after ``debounce`` seconds of quiet (default 2 s,
+  ``CODEGRAPH_WATCH_DEBOUNCE_MS``, 100 ms–60 s); events during a sync cause one more.
+- ``catch_up()`` reconciles with disk when the daemon opens an index; callers may wait for it
+  (``wait_caught_up``) before the first answer.
+- Off by default on WSL2 for projects under ``/mnt/<drive>`` (inotify misses Windows-side edits);
+  ``CODEGRAPH_NO_WATCH=1`` / ``CODEGRAPH_FORCE_WATCH=1`` override both ways.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from codegraph.index.discover import DEFAULT_IGNORED_DIRS
+from codegraph.index.languages import language_for
+from codegraph.paths import DIR_NAME, ProjectPaths
+
+log = logging.getLogger("codegraph.watch")
+DEFAULT_DEBOUNCE = 2.0
+DEFAULT_MAX_WATCHES = 8192
+
+
+def debounce_seconds(env: dict[str, str] | None = None) -> float:
+    """``CODEGRAPH_WATCH_DEBOUNCE_MS`` clamped to 100 ms–60 s (default 2 s)."""
+    raw = (env if env is not None else os.environ).get("CODEGRAPH_WATCH_DEBOUNCE_MS")
+    try:
+        ms = float(raw) if raw else DEFAULT_DEBOUNCE * 1000
+    except ValueError:
+        ms = DEFAULT_DEBOUNCE * 1000
+    return min(60.0, max(0.1, ms / 1000))
+
+
+def _is_wsl() -> bool:
+    try:
+        return "microsoft" in Path("/proc/sys/kernel/osrelease").read_text().lower()
+    except OSError:
+        return False
+
+
+def watch_decision(root: Path, env: dict[str, str] | None = None, *, wsl: bool | None = None) -> tuple[bool, str]:
+    """Whether to watch ``root`` and why (for status/tool answers)."""
+    env = env if env is not None else os.environ
+    if env.get("CODEGRAPH_NO_WATCH") == "1":
+        return False, "auto-sync off: CODEGRAPH_NO_WATCH=1"
+    if env.get("CODEGRAPH_FORCE_WATCH") == "1":
+        return True, "auto-sync on (forced by CODEGRAPH_FORCE_WATCH=1)"
+    wsl = _is_wsl() if wsl is None else wsl
+    if wsl and re.match(r"^/mnt/[a-zA-Z](/|$)", str(root)):
+        return False, ("auto-sync off: WSL2 project under /mnt/<drive> (inotify is unreliable there); "
+                       "set CODEGRAPH_FORCE_WATCH=1 to watch anyway, or run `codegraph sync`")
+    return True, "auto-sync on"
+
+
+def relevant(root: Path, path: str) -> bool:
+    """Would a change at ``path`` (absolute) matter to the index?"""
+    try:
+        rel = Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return False
+    parts = rel.split("/")
+    if parts[0] == DIR_NAME or any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
+        return False
+    return language_for(rel) is not None
+
+
+class Watcher:
+    """Watches one project and runs ``sync`` (default: an incremental index) after each burst.
+
+    Attributes:
+        syncs: completed sync runs (for tests and status).
+        last_error: the last sync's exception text, or None.
+    """
+
+    def __init__(self, paths: ProjectPaths, *, debounce: float | None = None, max_watches: int | None = None,
+                 sync: Callable[[], object] | None = None):
+        self.paths = paths
+        self.root = paths.root
+        self.debounce = debounce if debounce is not None else debounce_seconds()
+        self.max_watches = max_watches or int(os.environ.get("CODEGRAPH_MAX_WATCHES", DEFAULT_MAX_WATCHES))
+        self._sync_fn = sync or self._default_sync
+        self.syncs = 0
+        self.last_error: str | None = None
+        self.partial = False
+        self._observer = None
+        self._watched: set[str] = set()
+        self._dirty = threading.Event()
+        self._last_event = 0.0
+        self._stop = threading.Event()
+        self._caught_up = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Start watching and catch up with disk in the background."""
+        from watchdog.observers import Observer
+
+        self._observer = Observer()
+        self._add_tree(str(self.root))
+        self._observer.start()
+        self._thread = threading.Thread(target=self._loop, name="codegraph-watch", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._dirty.set()
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=5)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    @property
+    def alive(self) -> bool:
+        """True while both the observer and the sync loop run."""
+        return bool(self._observer is not None and self._observer.is_alive() and self._thread is not None
+                    and self._thread.is_alive() and not self._stop.is_set())
+
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) for the start-up reconciliation with disk."""
+        return self._caught_up.wait(timeout)
+
+    # ------------------------------------------------------------------ watches
+    def _add_tree(self, top: str) -> None:
+        from watchdog.events import FileSystemEventHandler
+
+        watcher = self
+
+        class Handler(FileSystemEventHandler):
+            def on_any_event(self, event):  # noqa: D401 - watchdog callback
+                watcher._on_event(event)
+
+        handler = getattr(self, "_handler", None) or Handler()
+        self._handler = handler
+        for directory, dirs, _ in os.walk(top, followlinks=False):
+            dirs[:] = [d for d in dirs if d not in DEFAULT_IGNORED_DIRS and d != DIR_NAME]
+            if directory in self._watched:
+                continue
+            if len(self._watched) >= self.max_watches:
+                if not self.partial:
+                    log.warning("watch limit (%d directories) reached under %s: the rest is not watched; "
+                                "run `codegraph sync` for changes there", self.max_watches, self.root)
+                self.partial = True
+                dirs[:] = []
+                return
+            try:
+                self._observer.schedule(handler, directory, recursive=False)
+            except OSError as exc:  # e.g. inotify's max_user_watches
+                log.warning("cannot watch %s (%s): partial watching from here on", directory, exc)
+                self.partial = True
+                dirs[:] = []
+                return
+            self._watched.add(directory)
+
+    def _on_event(self, event) -> None:
+        paths = [event.src_path, getattr(event, "dest_path", "") or ""]
+        if event.is_directory:
+            if event.event_type in ("created", "moved"):
+                target = paths[1] or paths[0]
+                rel_parts = Path(target).relative_to(self.root).parts if target.startswith(str(self.root)) else ()
+                if rel_parts and rel_parts[0] != DIR_NAME and not any(p in DEFAULT_IGNORED_DIRS for p in rel_parts):
+                    with self._lock:
+                        self._add_tree(target)
+                    self._mark()  # files may have landed before the watch did
+            return
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        if any(p and relevant(self.root, p) for p in paths):
+            self._mark()
+
+    def _mark(self) -> None:
+        self._last_event = time.monotonic()
+        self._dirty.set()
+
+    # ------------------------------------------------------------------ syncing
+    def _default_sync(self):
+        from codegraph.index.background import index_lock
+        from codegraph.index.indexer import index_project
+
+        with index_lock(self.paths, wait_seconds=300):
+            return index_project(self.paths)
+
+    def _run_sync(self) -> None:
+        try:
+            self._sync_fn()
+            self.last_error = None
+        except Exception as exc:  # noqa: BLE001 - a failed sync is reported, the watch goes on
+            self.last_error = f"{type(exc).__name__}: {exc}"
+            log.exception("sync failed")
+        self.syncs += 1
+
+    def _loop(self) -> None:
+        self._run_sync()  # catch up with disk on start
+        self._caught_up.set()
+        while not self._stop.is_set():
+            self._dirty.wait()
+            if self._stop.is_set():
+                return
+            # quiet period: wait until no event for `debounce` seconds
+            while not self._stop.is_set():
+                remaining = self._last_event + self.debounce - time.monotonic()
+                if remaining <= 0:
+                    break
+                time.sleep(min(remaining, 0.05))
+            self._dirty.clear()
+            if not self._stop.is_set():
+                self._run_sync()

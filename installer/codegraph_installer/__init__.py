@@ -1,0 +1,1 @@
+"""Wires codegraph into coding agents: per-agent config plans, atomic apply, doctor."""

@@ -1,0 +1,234 @@
+"""``codegraph doctor``: where each agent's config is, whether it parses, whether the configured server
+completes a real MCP handshake, whether the Claude hooks are installed and runnable, how fresh the index
+is and whether the agent trusts the folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+
+from codegraph.errors import ConfigUnparsable
+from codegraph_installer import claude, targets
+from codegraph_installer.handshake import handshake
+from codegraph_installer.paths import InstallPaths
+from codegraph_installer.plan import SERVER_NAME, get, parse_object, read_text
+from codegraph_installer.simple import gemini_folder_trusted
+
+
+@dataclass
+class Check:
+    """One line of the report: ``ok`` True (fine), False (broken), None (information)."""
+
+    name: str
+    ok: bool | None
+    detail: str
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "ok": self.ok, "detail": self.detail}
+
+
+@dataclass
+class Report:
+    target: str
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok is not False for c in self.checks)
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "ok": self.ok, "checks": [c.to_json() for c in self.checks]}
+
+
+@dataclass
+class Found:
+    scope: str
+    path: Path
+    entry: Any
+
+
+def _entry_path(target: str, scope: str, paths: InstallPaths) -> tuple[Path, tuple]:
+    if target == "claude":
+        return claude._server_location(paths, scope)
+    module = targets.TARGETS[target]
+    return module.file(paths, scope), (module.key, SERVER_NAME)
+
+
+def argv_of(target: str, entry: dict, paths: InstallPaths) -> list[str]:
+    """The command line an agent would run for ``entry`` (workspace variables filled in)."""
+    command = entry.get("command")
+    words = list(command) if isinstance(command, list) else [command, *(entry.get("args") or [])]
+    return [str(w).replace("${workspaceFolder}", str(paths.project)) for w in words]
+
+
+def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found]:
+    found: list[Found] = []
+    for scope in targets.scopes(target):
+        if target == "codex":
+            path = paths.codex_config
+            text = read_text(path)
+            if text is None:
+                report.checks.append(Check(f"config ({scope})", None, f"{path} does not exist"))
+                continue
+            try:
+                doc = tomlkit.parse(text)
+            except Exception as exc:  # tomlkit raises several types
+                report.checks.append(Check(f"config ({scope})", False, f"{path}: does not parse: {exc}"))
+                continue
+            entry = (doc.get("mcp_servers") or {}).get(SERVER_NAME)
+            entry = entry.unwrap() if entry is not None else None
+        else:
+            path, key = _entry_path(target, scope, paths)
+            text = read_text(path)
+            if text is None:
+                report.checks.append(Check(f"config ({scope})", None, f"{path} does not exist"))
+                continue
+            try:
+                base, _ = parse_object(path, text)
+            except ConfigUnparsable as exc:
+                report.checks.append(Check(f"config ({scope})", False, str(exc)))
+                continue
+            entry = get(base, key)
+        if isinstance(entry, dict):
+            report.checks.append(Check(f"config ({scope})", True, f"{path}: codegraph entry present"))
+            found.append(Found(scope, path, entry))
+        else:
+            report.checks.append(Check(f"config ({scope})", None, f"{path}: parses, no codegraph entry"))
+    return found
+
+
+def _hook_checks(paths: InstallPaths, report: Report) -> None:
+    for settings in (paths.claude_user_settings, paths.claude_local_settings):
+        text = read_text(settings)
+        if text is None:
+            continue
+        try:
+            base, value = parse_object(settings, text)
+        except ConfigUnparsable as exc:
+            report.checks.append(Check("claude settings", False, f"{exc} (Claude skips the whole file)"))
+            continue
+        allow = get(base, ("permissions", "allow")) or []
+        if claude.ALLOW_RULE in allow:
+            report.checks.append(Check("auto-allow", True, f"{claude.ALLOW_RULE} in {settings}"))
+        hooks = value.get("hooks") if isinstance(value.get("hooks"), dict) else {}
+        for event in claude.HOOKS:
+            for group in hooks.get(event) or []:
+                for hook in (group.get("hooks") or []) if isinstance(group, dict) else []:
+                    if not claude.is_our_hook(hook):
+                        continue
+                    problems = _hook_problems(group, hook)
+                    detail = f"{event} in {settings}: {hook['command']}"
+                    report.checks.append(
+                        Check(
+                            f"hook {event}",
+                            not problems,
+                            detail + (f" — {'; '.join(problems)}" if problems else ""),
+                        )
+                    )
+
+
+def _hook_problems(group: dict, hook: dict) -> list[str]:
+    problems = []
+    if not isinstance(group.get("matcher", ""), str):
+        problems.append("matcher is not a string")
+    if hook.get("type") != "command":
+        problems.append('type is not "command"')
+    if "timeout" in hook and not isinstance(hook["timeout"], (int, float)):
+        problems.append("timeout is not a number of seconds")
+    executable = shlex.split(hook["command"])[0]
+    if not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
+        problems.append(f"{executable} is not an executable file")
+    return problems
+
+
+def _index_check(paths: InstallPaths, report: Report) -> None:
+    from codegraph_hooks.index_info import find_root, index_state
+
+    root = find_root(paths.project)
+    if root is None:
+        report.checks.append(
+            Check("index", None, f"no index at or above {paths.project} (run `codegraph init`)")
+        )
+        return
+    try:
+        state = index_state(root)
+    except Exception as exc:  # an unreadable index is a finding, not a crash
+        report.checks.append(Check("index", False, f"{root}/.codegraph/codegraph.db unreadable: {exc}"))
+        return
+    minutes = round(state.age / 60)
+    if state.changed:
+        detail = (
+            f"{state.files} files, written {minutes} min ago, {len(state.changed)} changed since: "
+            + ", ".join(state.changed[:5])
+        )
+        report.checks.append(Check("index", None, detail))
+    else:
+        report.checks.append(Check("index", True, f"{state.files} files, written {minutes} min ago, fresh"))
+
+
+def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:
+    if target == "claude":
+        text = read_text(paths.claude_json)
+        try:
+            projects = json.loads(text or "{}").get("projects") or {}
+        except (ValueError, AttributeError):
+            return
+        trusted = (projects.get(str(paths.project)) or {}).get("hasTrustDialogAccepted")
+        report.checks.append(
+            Check(
+                "folder trust",
+                None,
+                f"Claude Code {'trusts' if trusted else 'has not yet trusted'} {paths.project}",
+            )
+        )
+    elif target == "gemini":
+        trusted = gemini_folder_trusted(paths)
+        if trusted is False:
+            report.checks.append(
+                Check(
+                    "folder trust",
+                    False,
+                    f"Gemini CLI does not trust {paths.project}: all MCP servers are off",
+                )
+            )
+        else:
+            report.checks.append(Check("folder trust", None, f"trustedFolders.json: {trusted}"))
+
+
+def doctor(target: str, paths: InstallPaths, *, connect: bool = True, timeout: float = 15.0) -> Report:
+    """The report for one target. Spawns each configured server once when ``connect``."""
+    report = Report(target)
+    entries = find_entries(target, paths, report)
+    if not entries:
+        hint = f"no codegraph entry; run `codegraph install {target}`"
+        report.checks.append(Check("installed", False, hint))
+    for found in entries:
+        argv = argv_of(target, found.entry, paths)
+        env = found.entry.get("env") or found.entry.get("environment") or {}
+        if not connect:
+            continue
+        started = time.monotonic()
+        result = handshake(argv, paths.project, {k: str(v) for k, v in env.items()}, timeout)
+        if result.ok:
+            names = ", ".join(result.tools[:4])
+            detail = f"{' '.join(argv)} → {len(result.tools)} tools ({names}) in {result.seconds:.2f} s"
+            report.checks.append(Check(f"handshake ({found.scope})", True, detail))
+        else:
+            spent = time.monotonic() - started
+            report.checks.append(
+                Check(
+                    f"handshake ({found.scope})", False, f"{' '.join(argv)}: {result.error} ({spent:.1f} s)"
+                )
+            )
+    if target == "claude":
+        _hook_checks(paths, report)
+    _trust_check(target, paths, report)
+    _index_check(paths, report)
+    return report

@@ -1,0 +1,95 @@
+"""The agents ``codegraph install`` knows, and the two library calls the CLI makes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codegraph_installer import claude, codex
+from codegraph_installer.paths import InstallPaths, console_script
+from codegraph_installer.plan import Options, Plan, apply, read_text
+from codegraph_installer.simple import Cursor, Gemini, Opencode, VSCode
+
+TARGETS = {
+    "claude": claude,
+    "codex": codex,
+    "cursor": Cursor(),
+    "gemini": Gemini(),
+    "opencode": Opencode(),
+    "vscode": VSCode(),
+}
+HOOK_TARGETS = ("claude",)
+
+
+def scopes(target: str) -> tuple[str, ...]:
+    """Scopes the target supports; the first is the default."""
+    module = TARGETS[target]
+    return tuple(module.SCOPES if hasattr(module, "SCOPES") else module.scopes)
+
+
+@dataclass
+class Outcome:
+    """The result of ``install``/``uninstall``: the plan, whether it was written, the backups made."""
+
+    plan: Plan
+    written: bool
+    backups: list[Path] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "target": self.plan.target,
+            "action": self.plan.action,
+            "scope": self.plan.scope,
+            "written": self.written,
+            "files": [{"path": str(f.path), "status": f.status} for f in self.plan.files],
+            "notes": self.plan.notes,
+            "backups": [str(b) for b in self.backups],
+        }
+
+
+def make_options(
+    target: str,
+    scope: str | None,
+    *,
+    prewarm: bool = False,
+    redirect_reads: bool = False,
+    command: str | None = None,
+    hook_command: str | None = None,
+) -> Options:
+    """Options with defaults: the target's first scope, console scripts next to this interpreter.
+
+    Raises:
+        ValueError: the scope is not one the target supports, or hooks were asked of a target without.
+    """
+    allowed = scopes(target)
+    scope = scope or allowed[0]
+    if scope not in allowed:
+        raise ValueError(f"{target} supports --scope {'|'.join(allowed)}, not {scope}")
+    if (prewarm or redirect_reads) and target not in HOOK_TARGETS:
+        raise ValueError(f"--prewarm/--redirect-reads install Claude Code hooks; {target} has none here")
+    return Options(
+        scope=scope,
+        command=command or console_script("codegraph"),
+        hook_command=hook_command or console_script("codegraph-hook"),
+        prewarm=prewarm,
+        redirect_reads=redirect_reads,
+    )
+
+
+def plan(target: str, action: str, paths: InstallPaths, options: Options, read=read_text) -> Plan:
+    """The pure plan for ``action`` (``install`` or ``uninstall``).
+
+    Raises:
+        ConfigUnparsable: a file to edit does not parse or has a non-object root.
+    """
+    module = TARGETS[target]
+    fn = module.plan_install if action == "install" else module.plan_uninstall
+    return fn(paths, options, read)
+
+
+def run(target: str, action: str, paths: InstallPaths, options: Options, *, dry_run: bool = False) -> Outcome:
+    """Plan, then (unless ``dry_run`` or nothing changes) apply with backups and atomic writes."""
+    result = plan(target, action, paths, options)
+    if dry_run or not result.changed:
+        return Outcome(result, written=False)
+    return Outcome(result, written=True, backups=apply(result, paths.backups))

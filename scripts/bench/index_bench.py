@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Index benchmark: codegraph vs the reference CLI on one corpus, in the same run.
+
+Usage: python scripts/bench/index_bench.py CORPUS [--runs N] [--no-reference]
+  CORPUS: a directory, or a name built by ../shared/corpora/build.sh (flask, django-wheel,
+  django-sdist, rxjs, three).
+
+For each tool: cold index of a fresh copy, no-change re-index, and re-index after one file is edited.
+Prints wall seconds, peak RSS of the process tree (MB), files/nodes/edges, and ours/reference ratios
+(median of --runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _measure import measure  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+CODEGRAPH = [sys.executable, "-m", "codegraph"]
+REFERENCE = ["bash", str(SHARED / "reference" / "reference-cli.sh")]
+
+
+def corpus_dir(name: str) -> Path:
+    p = Path(name)
+    if p.is_dir():
+        return p.resolve()
+    out = subprocess.run(["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True,
+                         check=True).stdout.strip().splitlines()
+    return Path(out[-1])
+
+
+def counts(root: Path) -> tuple[int, int, int]:
+    conn = sqlite3.connect(root / ".codegraph" / "codegraph.db")
+    try:
+        return tuple(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("files", "nodes", "edges"))
+    finally:
+        conn.close()
+
+
+def edit_one(root: Path) -> None:
+    candidates = sorted(p for p in root.rglob("*") if p.suffix in (".py", ".ts", ".js") and p.is_file()
+                        and ".codegraph" not in p.parts and "node_modules" not in p.parts)
+    target = candidates[len(candidates) // 2]
+    target.write_text(target.read_text(errors="replace") + "\n// edited\n" if target.suffix != ".py"
+                      else target.read_text(errors="replace") + "\n# edited\n")
+
+
+def run_tool(tool: str, corpus: Path, runs: int) -> dict:
+    init, sync = ((CODEGRAPH + ["init"], CODEGRAPH + ["sync"]) if tool == "codegraph"
+                  else (REFERENCE + ["init"], REFERENCE + ["sync"]))
+    results: dict[str, list[tuple[float, float]]] = {"cold": [], "nochange": [], "edit1": []}
+    sizes = None
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="cg-bench-") as tmp:
+            root = Path(tmp) / "repo"
+            shutil.copytree(corpus, root, symlinks=True)
+            results["cold"].append(measure(init + [str(root)])[:2])
+            sizes = counts(root)
+            results["nochange"].append(measure(sync + [str(root)])[:2])
+            edit_one(root)
+            results["edit1"].append(measure(sync + [str(root)])[:2])
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for k, v in results.items()}
+    return {"timing": med, "sizes": sizes}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpus")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--no-reference", action="store_true")
+    args = ap.parse_args()
+    corpus = corpus_dir(args.corpus)
+    tools = ["codegraph"] + ([] if args.no_reference else ["reference"])
+    data = {t: run_tool(t, corpus, args.runs) for t in tools}
+    print(f"corpus: {corpus}  (median of {args.runs} runs)")
+    print(f"{'tool':<10} {'phase':<9} {'wall s':>8} {'peak MB':>8}   files / nodes / edges")
+    for t in tools:
+        f, n, e = data[t]["sizes"]
+        for phase, (wall, mb) in data[t]["timing"].items():
+            print(f"{t:<10} {phase:<9} {wall:>8.2f} {mb:>8.0f}   {f} / {n} / {e}")
+    ours = data["codegraph"]["timing"]
+    print(f"no-change re-index / cold (codegraph): {ours['nochange'][0] / ours['cold'][0]:.1%}")
+    if "reference" in data:
+        ref = data["reference"]["timing"]
+        for phase in ours:
+            print(f"ratio ours/reference {phase:<9} wall {ours[phase][0] / ref[phase][0]:.2f}x   "
+                  f"peak RSS {ours[phase][1] / ref[phase][1]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""session-start: a detached daemon (or background index) and one line of index status."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from codegraph_hooks import session_start
+from codegraph_hooks.index_info import IndexState, index_state
+
+from tests.hooks.conftest import HOOK
+
+FAKE_CODEGRAPH = """#!{python}
+import json, os, sys, time
+fds = sorted(int(n) for n in os.listdir('/proc/self/fd'))
+record = {{"argv": sys.argv[1:], "sid": os.getsid(0), "pid": os.getpid(), "fds": fds, "cwd": os.getcwd(),
+          "stdout": os.readlink('/proc/self/fd/1'), "stdin": os.readlink('/proc/self/fd/0')}}
+with open({out!r}, "a") as f:
+    f.write(json.dumps(record) + "\\n")
+time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
+"""
+
+
+def _fake(tmp_path: Path) -> tuple[Path, Path]:
+    out = tmp_path / "spawned.jsonl"
+    script = tmp_path / "fake-codegraph"
+    script.write_text(FAKE_CODEGRAPH.format(python=sys.executable, out=str(out)))
+    script.chmod(0o755)
+    return script, out
+
+
+def _wait_for(path: Path, timeout: float = 10.0) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_text().endswith("\n"):
+            return [json.loads(line) for line in path.read_text().splitlines()]
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never written")
+
+
+def test_fresh_index_starts_the_daemon_and_reports_file_count(project):
+    decision = session_start.decide({"cwd": str(project)}, index_state(project))
+    assert decision.spawn == ["daemon", "start", "--path", str(project)]
+    line = decision.response["hookSpecificOutput"]["additionalContext"]
+    assert line.startswith("codegraph: index of 6 files") and "fresh" in line
+
+
+def test_old_index_with_changed_sources_starts_a_background_index_instead(project):
+    (project / "pkg" / "a.py").write_text("x = 100\n")
+    decision = session_start.decide({"cwd": str(project)}, index_state(project))
+    assert decision.spawn == ["index", "--background", str(project)]
+    assert "out of date (1 changed" in decision.response["hookSpecificOutput"]["additionalContext"]
+
+
+def test_recent_index_with_changes_keeps_the_daemon_which_syncs(project):
+    (project / "pkg" / "a.py").write_text("x = 100\n")
+    state = index_state(project)
+    state.age = 30
+    decision = session_start.decide({"cwd": str(project)}, state)
+    assert decision.spawn[:2] == ["daemon", "start"]
+    assert "1 changed since" in decision.response["hookSpecificOutput"]["additionalContext"]
+
+
+def test_missing_index_in_a_git_project_starts_a_background_index(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    decision = session_start.decide({"cwd": str(repo)}, None, home=tmp_path / "home")
+    assert decision.spawn == ["index", "--background", str(repo)]
+
+
+def test_no_index_in_home_or_a_plain_folder_does_nothing(tmp_path):
+    home = tmp_path / "home"
+    (home / ".git").mkdir(parents=True)
+    assert session_start.decide({"cwd": str(home)}, None, home=home) == session_start.Decision(None)
+    assert session_start.decide({"cwd": str(tmp_path)}, None, home=home) == session_start.Decision(None)
+
+
+def test_an_index_being_built_is_reported_without_spawning_another(project):
+    state = IndexState(project, files=10, indexing=True)
+    decision = session_start.decide({"cwd": str(project)}, state)
+    assert (
+        decision.spawn is None
+        and "being rebuilt" in decision.response["hookSpecificOutput"]["additionalContext"]
+    )
+
+
+def test_hook_spawns_a_fully_detached_child_and_returns_before_it_ends(project, tmp_path):
+    script, out = _fake(tmp_path)
+    env = {**os.environ, "CODEGRAPH_BIN": str(script), "FAKE_SLEEP": "5"}
+    payload = json.dumps({"session_id": "s", "cwd": str(project), "hook_event_name": "SessionStart"})
+    leaked_read, leaked_write = os.pipe()  # an inheritable descriptor the agent might hand its hooks
+    started = time.monotonic()
+    # capture_output makes run() wait for EOF on stdout/stderr: an attached child would hold them 5 s.
+    try:
+        result = subprocess.run(
+            [HOOK, "session-start"],
+            input=payload,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            env=env,
+            pass_fds=(leaked_write,),
+        )
+    finally:
+        os.close(leaked_read)
+        os.close(leaked_write)
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0 and elapsed < 2.5, elapsed
+    assert "index of 6 files" in json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    (child,) = _wait_for(out)
+    assert child["argv"] == ["daemon", "start", "--path", str(project)]
+    assert child["sid"] == child["pid"]  # leader of a new session
+    assert child["stdin"] == child["stdout"] == "/dev/null"
+    assert child["fds"] == [0, 1, 2, 3]  # 3 is the listdir handle itself
+    assert child["cwd"] == str(project)
+
+
+def test_hook_fails_open_when_codegraph_cannot_start(project):
+    env = {**os.environ, "CODEGRAPH_BIN": str(project / "no-such-binary")}
+    payload = json.dumps({"cwd": str(project)})
+    result = subprocess.run(
+        [HOOK, "session-start"], input=payload, capture_output=True, text=True, timeout=20, env=env
+    )
+    assert result.returncode == 0
+    assert "index of 6 files" in result.stdout

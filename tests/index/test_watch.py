@@ -1,0 +1,125 @@
+"""Watch mode with a real watchdog observer on temp repos."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pytest
+
+from codegraph.index.indexer import index_project
+from codegraph.index.watch import Watcher, debounce_seconds, watch_decision
+from codegraph.paths import ProjectPaths
+from codegraph.store.reader import Reader
+from tests.conftest import copy_fixture
+
+DEBOUNCE = 0.3
+
+
+def names(root: Path, name: str) -> list[str]:
+    with Reader(root) as r:
+        return [n.file_path for n in r.nodes_named(name)]
+
+
+def eventually(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+@pytest.fixture
+def watched(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    (root / "node_modules" / "pkg").mkdir(parents=True)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    watcher = Watcher(paths, debounce=DEBOUNCE)
+    watcher.start()
+    assert watcher.wait_caught_up(10)
+    yield paths.root, watcher
+    watcher.stop()
+
+
+def test_edit_add_delete_and_rename_reach_the_graph_within_debounce_plus_a_second(watched):
+    root, watcher = watched
+    budget = DEBOUNCE + 1.0
+    views = root / "shop" / "views.py"
+    views.write_text(views.read_text() + "\n\ndef edited_in():\n    return 1\n")
+    assert eventually(lambda: names(root, "edited_in") == ["shop/views.py"], budget)
+    (root / "shop" / "fresh.py").write_text("def brand_new():\n    return 2\n")
+    assert eventually(lambda: names(root, "brand_new") == ["shop/fresh.py"], budget)
+    (root / "shop" / "fresh.py").rename(root / "shop" / "moved.py")
+    assert eventually(lambda: names(root, "brand_new") == ["shop/moved.py"], budget)
+    (root / "shop" / "moved.py").unlink()
+    assert eventually(lambda: names(root, "brand_new") == [], budget)
+    assert watcher.alive and watcher.last_error is None
+
+
+def test_new_directories_are_watched_as_they_appear(watched):
+    root, _ = watched
+    sub = root / "shop" / "newpkg"
+    sub.mkdir()
+    time.sleep(0.1)
+    (sub / "inner.py").write_text("def deep_one():\n    return 3\n")
+    assert eventually(lambda: names(root, "deep_one") == ["shop/newpkg/inner.py"], DEBOUNCE + 1.0)
+
+
+def test_writes_to_codegraph_dir_and_ignored_trees_trigger_no_sync(watched):
+    root, watcher = watched
+    time.sleep(DEBOUNCE + 0.3)
+    before = watcher.syncs
+    (root / ".codegraph" / "scratch.py").write_text("x = 1\n")
+    (root / "node_modules" / "pkg" / "index.js").write_text("function f() {}\n")
+    (root / "README.md").write_text("docs\n")
+    time.sleep(DEBOUNCE + 0.7)
+    assert watcher.syncs == before
+    assert not any("node_modules" in w or ".codegraph" in w for w in watcher._watched)
+
+
+def test_a_burst_of_100_edits_becomes_one_or_two_syncs(watched):
+    root, watcher = watched
+    time.sleep(DEBOUNCE + 0.3)
+    before = watcher.syncs
+    target = root / "shop" / "views.py"
+    base = target.read_text()
+    for i in range(100):
+        target.write_text(base + f"\n\ndef burst_{i}():\n    return {i}\n")
+        time.sleep(0.002)
+    assert eventually(lambda: names(root, "burst_99") == ["shop/views.py"], DEBOUNCE + 2.0)
+    time.sleep(DEBOUNCE + 0.3)
+    assert 1 <= watcher.syncs - before <= 2
+
+
+def test_watch_limit_gives_partial_watching_with_a_warning(tmp_path, caplog):
+    root = tmp_path / "r"
+    for i in range(5):
+        (root / f"d{i}").mkdir(parents=True)
+        (root / f"d{i}" / "m.py").write_text("def f():\n    pass\n")
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    watcher = Watcher(paths, debounce=DEBOUNCE, max_watches=3)
+    with caplog.at_level(logging.WARNING, logger="codegraph.watch"):
+        watcher.start()
+    try:
+        assert watcher.partial and len(watcher._watched) == 3
+        assert "watch limit" in caplog.text
+    finally:
+        watcher.stop()
+
+
+def test_watch_is_off_on_wsl_drive_mounts_unless_forced_and_env_overrides():
+    assert watch_decision(Path("/mnt/c/src/app"), {}, wsl=True)[0] is False
+    assert watch_decision(Path("/mnt/c/src/app"), {"CODEGRAPH_FORCE_WATCH": "1"}, wsl=True)[0] is True
+    assert watch_decision(Path("/home/u/app"), {}, wsl=True)[0] is True
+    assert watch_decision(Path("/home/u/app"), {"CODEGRAPH_NO_WATCH": "1"}, wsl=False)[0] is False
+
+
+def test_debounce_setting_is_clamped():
+    assert debounce_seconds({}) == 2.0
+    assert debounce_seconds({"CODEGRAPH_WATCH_DEBOUNCE_MS": "5"}) == 0.1
+    assert debounce_seconds({"CODEGRAPH_WATCH_DEBOUNCE_MS": "999999"}) == 60.0
+    assert debounce_seconds({"CODEGRAPH_WATCH_DEBOUNCE_MS": "abc"}) == 2.0

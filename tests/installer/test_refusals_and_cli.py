@@ -1,0 +1,116 @@
+"""Unparsable or non-object configs are refused untouched; the CLI prints statuses and diffs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from codegraph_installer import targets
+from codegraph_installer.paths import InstallPaths
+
+from codegraph.cli import install_cmds
+from codegraph.cli.main import _Group
+from codegraph.errors import ConfigUnparsable
+from tests.installer.conftest import COMMAND, FIXTURES, HOOK_COMMAND
+
+REFUSED = sorted((FIXTURES / "refused").iterdir())
+
+
+@click.group(cls=_Group)  # the real group's error mapping, without the lead's unfinished modules
+def cli():
+    pass
+
+
+for _command in install_cmds.COMMANDS:
+    cli.add_command(_command)
+
+
+def _invoke(home: Path, project: Path, *args: str):
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": "", "XDG_STATE_HOME": "", "CODEX_HOME": ""}
+    return CliRunner().invoke(cli, [*args, "--path", str(project)], env=env)
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=lambda p: p.name)
+def test_unparsable_config_is_refused_naming_file_and_line_and_left_untouched(case, tmp_path):
+    shutil.copytree(case, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "home").mkdir(exist_ok=True)
+    (tmp_path / "project").mkdir(exist_ok=True)
+    spec = json.loads((case / "case.json").read_text())
+    broken = tmp_path / spec["file"]
+    before = broken.read_bytes()
+    paths = InstallPaths(tmp_path / "home", tmp_path / "project")
+    options = targets.make_options(spec["target"], None, command=COMMAND, hook_command=HOOK_COMMAND)
+    with pytest.raises(ConfigUnparsable) as caught:
+        targets.run(spec["target"], "install", paths, options)
+    assert f"{broken}:{spec['line']}" in str(caught.value)
+    assert broken.read_bytes() == before
+    assert not (tmp_path / "home" / ".local").exists()  # no backup either: nothing was written
+
+
+def test_cli_refusal_exits_nonzero_with_the_message(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    project.mkdir(parents=True)
+    shutil.copytree(FIXTURES / "refused" / "claude-broken-json" / "home", home)
+    before = (home / ".claude.json").read_bytes()
+    result = _invoke(home, project, "install", "claude")
+    assert result.exit_code == ConfigUnparsable.exit_code
+    assert f"{home / '.claude.json'}:6:" in result.output
+    assert (home / ".claude.json").read_bytes() == before
+    assert not (home / ".claude").exists()
+
+
+def test_cli_install_twice_reports_unchanged_the_second_time(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    first = _invoke(home, project, "install", "claude", "--prewarm", "--redirect-reads")
+    assert first.exit_code == 0, first.output
+    assert "create" in first.output and str(home / ".claude.json") in first.output
+    snapshot = (home / ".claude.json").read_bytes(), (home / ".claude" / "settings.json").read_bytes()
+    second = _invoke(home, project, "install", "claude", "--prewarm", "--redirect-reads")
+    assert "unchanged" in second.output
+    assert snapshot == (
+        (home / ".claude.json").read_bytes(),
+        (home / ".claude" / "settings.json").read_bytes(),
+    )
+
+
+def test_cli_dry_run_prints_a_unified_diff_and_writes_nothing(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    result = _invoke(home, project, "install", "codex", "--dry-run")
+    assert result.exit_code == 0
+    assert "+++ " + str(home / ".codex" / "config.toml") in result.output
+    assert "+[mcp_servers.codegraph]" in result.output
+    assert not (home / ".codex").exists()
+
+
+def test_cli_json_output_lists_files_and_statuses(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    result = _invoke(home, project, "install", "vscode", "--json")
+    data = json.loads(result.output)
+    assert data["written"] is True
+    assert data["files"] == [{"path": str(project / ".vscode" / "mcp.json"), "status": "create"}]
+
+
+def test_hook_flags_are_rejected_for_agents_without_hooks(tmp_path):
+    result = _invoke(tmp_path, tmp_path, "install", "codex", "--prewarm")
+    assert result.exit_code == 2
+    assert "Claude Code hooks" in result.output
+
+
+def test_uninstall_leaves_a_foreign_server_named_codegraph_alone(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    text = '{"mcpServers": {"codegraph": {"command": "npx", "args": ["@colbymchenry/codegraph"]}}}\n'
+    (home / ".claude.json").write_text(text)
+    _invoke(home, project, "uninstall", "claude")
+    assert (home / ".claude.json").read_text() == text

@@ -1,0 +1,80 @@
+"""The on-disk format is shared with the reference TypeScript CLI (npm @colbymchenry/codegraph 1.6.1):
+an index built by either tool is read by the other. Runs the real reference CLI through
+../shared/reference/reference-cli.sh; skips only when it cannot be installed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codegraph.index.indexer import index_project
+from codegraph.paths import ProjectPaths
+from codegraph.query.basic import search
+from codegraph.query.graph import callers
+from codegraph.store.reader import Reader
+from tests.conftest import copy_fixture, git
+
+SCRIPT = Path(__file__).resolve().parents[3] / "shared" / "reference" / "reference-cli.sh"
+
+
+@pytest.fixture(scope="session")
+def reference_cli():
+    if not SCRIPT.is_file():
+        pytest.skip(f"reference CLI script not found at {SCRIPT} (../shared is missing)")
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed: cannot install the reference CLI")
+    probe = subprocess.run(["bash", str(SCRIPT), "--version"], capture_output=True, text=True, timeout=600)
+    if probe.returncode == 3:
+        pytest.skip(f"npm could not install @colbymchenry/codegraph: {probe.stderr.strip()}")
+    assert probe.returncode == 0, probe.stderr
+
+    def run(*args: str) -> str:
+        proc = subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr + proc.stdout
+        return proc.stdout
+
+    return run
+
+
+def _repo(tmp_path: Path) -> Path:
+    root = copy_fixture("python", tmp_path)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    return root
+
+
+def test_codegraph_reads_an_index_the_reference_cli_built(tmp_path, reference_cli):
+    root = _repo(tmp_path)
+    reference_cli("init", str(root))
+    with Reader(root) as reader:
+        assert reader.metadata()["indexed_with_version"] == "1.6.1"
+        hits = search(reader, "QuerySet").hits
+        assert hits[0][0].qualified_name == "QuerySet" and hits[0][0].file_path == "shop/db/query.py"
+        groups = callers(reader, "Query.add_q").groups
+        assert [(s.node.qualified_name, s.line) for s in groups[0].sites] == [("QuerySet::filter", 10)]
+
+
+def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
+    root = _repo(tmp_path)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    status = json.loads(reference_cli("status", str(root), "-j"))
+    with Reader(root) as reader:
+        counts = reader.counts()
+    assert status["fileCount"] == counts["files"] == 11
+    assert status["nodeCount"] == counts["nodes"]
+    assert status["edgeCount"] == counts["edges"]
+    assert status["index"]["state"] == "complete"
+    assert status["index"]["reindexRecommended"] is False
+    assert status["pendingChanges"] == {"added": 0, "modified": 0, "removed": 0}
+
+    found = json.loads(reference_cli("query", "QuerySet", "-p", str(root), "-j"))
+    assert found[0]["node"]["qualifiedName"] == "QuerySet"
+
+    result = json.loads(reference_cli("callers", "add_q", "-p", str(root), "-j"))
+    callers_seen = [(c["name"], c["filePath"]) for d in result["definitions"] for c in d["callers"]]
+    assert callers_seen == [("filter", "shop/db/query.py")]
