@@ -10,8 +10,16 @@ Lifecycle (issue 4): exits on stdin EOF (after answering what is in flight, at m
 ``EOF_GRACE`` seconds), on SIGINT/SIGTERM, when the parent process dies, and when no byte arrives
 within ``CODEGRAPH_MCP_STARTUP_TIMEOUT`` seconds (default 60; 0 disables).
 
+A call the daemon has not answered within ``CODEGRAPH_MCP_CALL_TIMEOUT`` seconds (default 300; 0
+disables) gets an error result, so a wedged daemon cannot hang the client.
+
 Only the standard library is imported before the first tool call; stdout carries JSON-RPC lines only
 (:func:`main` moves fd 1 to stderr so a stray print cannot corrupt the stream).
+
+Environment: ``CODEGRAPH_NO_DAEMON``, ``CODEGRAPH_MCP_STARTUP_TIMEOUT``, ``CODEGRAPH_MCP_CALL_TIMEOUT``,
+``CODEGRAPH_DAEMON_START_TIMEOUT`` (seconds to wait for a new daemon, default 10), ``CODEGRAPH_MCP_TOOLS``
+(which tools are listed and callable); the daemon reads ``CODEGRAPH_DAEMON_IDLE``; both read
+``CODEGRAPH_RUNTIME_DIR`` and ``CODEGRAPH_MCP_HANDLER`` (see :mod:`codegraph.mcp.wire`).
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ PENDING_MAX_BYTES = 1 << 20
 EOF_GRACE = 1.5
 DEFAULT_STARTUP_TIMEOUT = 60.0
 DEFAULT_DAEMON_START_TIMEOUT = 10.0
+DEFAULT_CALL_TIMEOUT = 300.0
 _CONNECT_AFTER = ("tools/list", "tools/call")
 
 
@@ -103,6 +112,7 @@ class Proxy:
         self._pending: deque[tuple[dict, int]] = deque()
         self._pending_bytes = 0
         self._inflight: dict[object, dict] = {}
+        self._sent_at: dict[object, float] = {}
         self._sock = None
         self._local_q: queue.Queue[dict] = queue.Queue()
         self._local_thread: threading.Thread | None = None
@@ -208,6 +218,7 @@ class Proxy:
         from codegraph.mcp import wire
 
         self._inflight[message.get("id")] = message
+        self._sent_at[message.get("id")] = time.monotonic()
         try:
             wire.send(self._sock, message)
         except OSError:
@@ -309,6 +320,7 @@ class Proxy:
                     continue
                 with self._lock:
                     known = self._inflight.pop(response.get("id"), None) is not None
+                    self._sent_at.pop(response.get("id"), None)
                 if known:
                     self._write(response)
                     self._answered()
@@ -334,9 +346,26 @@ class Proxy:
         for message in list(self._inflight.values()):
             self._to_local(message)
         self._inflight.clear()
+        self._sent_at.clear()
         while self._pending:
             self._to_local(self._pending.popleft()[0])
         self._pending_bytes = 0
+
+    def _expire_calls(self, timeout: float) -> None:
+        """Answer, with an error result, daemon calls older than ``timeout`` seconds."""
+        now = time.monotonic()
+        with self._lock:
+            late = [i for i, sent in self._sent_at.items() if now - sent > timeout]
+            for msg_id in late:
+                self._inflight.pop(msg_id, None)
+                self._sent_at.pop(msg_id, None)
+        for msg_id in late:
+            text = (
+                f"codegraph did not answer within {timeout:g} s and gave up on this call. "
+                "Retry, or ask more narrowly."
+            )
+            self._write(protocol.result(msg_id, protocol.text_result(text, is_error=True)))
+            self._answered()
 
     # -- lifecycle -------------------------------------------------------------------------------
     def close(self) -> None:
@@ -356,12 +385,15 @@ class Proxy:
 
     def _start_watchdog(self) -> None:
         startup = _env_float(self.env, "CODEGRAPH_MCP_STARTUP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT)
+        call_timeout = _env_float(self.env, "CODEGRAPH_MCP_CALL_TIMEOUT", DEFAULT_CALL_TIMEOUT)
         parent = os.getppid()
         began = time.monotonic()
 
         def watch() -> None:
             while True:
                 time.sleep(0.2)
+                if call_timeout > 0 and self._sent_at:
+                    self._expire_calls(call_timeout)
                 if parent != 1 and os.getppid() != parent:
                     _log("parent process died; exiting")
                     self._terminate(0)

@@ -249,3 +249,17 @@ def test_a_handler_exception_becomes_an_error_result_not_a_hang(project):
     (answer,) = s.receive(1)
     assert answer["result"]["isError"] is True and "boom" in answer["result"]["content"][0]["text"]
     s.close()
+
+
+def test_a_daemon_call_unanswered_past_the_call_timeout_gets_an_error_result(project, thread_daemon):
+    s = Session(
+        project,
+        env={"CODEGRAPH_MCP_CALL_TIMEOUT": "0.5"},
+        spawn=lambda _root: thread_daemon(handler=_handler("daemon", delay=3)),
+    )
+    s.send("initialize", {})
+    call = s.call("slow")
+    answer = s.receive(2, timeout=3)[1]
+    assert answer["id"] == call and answer["result"]["isError"] is True
+    assert "did not answer" in answer["result"]["content"][0]["text"]
+    s.close()
