@@ -1,9 +1,10 @@
 """The shared per-project daemon: one detached process per project root that serves tool calls for
 any number of handshake proxies over a Unix socket, keeping the index, parsers and caches warm.
 
-Lifecycle (issue 4): a pid file created exclusively is the lock (a stale one, whose pid is dead, is
-cleared); it exits on SIGTERM/SIGINT, after ``CODEGRAPH_DAEMON_IDLE`` seconds with no client (default
-300), and when its project's ``.codegraph/`` disappears. It logs to ``.codegraph/daemon.log``.
+Lifecycle (issue 4): the pid file, held with an exclusive ``flock``, is the lock (a stale one, left by
+a dead daemon, is taken over); it exits on SIGTERM/SIGINT, after ``CODEGRAPH_DAEMON_IDLE`` seconds
+with no client (default 300), and when its project's ``.codegraph/`` disappears. It logs to
+``.codegraph/daemon.log``.
 
 Run detached with :func:`spawn`; ``python -m codegraph.mcp.daemon ROOT`` runs it in the foreground.
 """
@@ -48,32 +49,36 @@ def read_pid(paths: ProjectPaths) -> int | None:
         return None
 
 
-def _acquire_lock(paths: ProjectPaths) -> bool:
-    """Create the pid file exclusively. Clears a stale one (dead pid) once. False: another daemon
-    holds it."""
-    for _ in range(2):
+def _acquire_lock(paths: ProjectPaths) -> int | None:
+    """Take the daemon lock: the pid file, held with an exclusive ``flock`` for the daemon's life.
+
+    A pid file left by a dead daemon is stale: its lock died with it, so it is taken over and
+    rewritten. Returns the open file descriptor (keep it open), or None when a live daemon holds it.
+    """
+    import fcntl
+
+    for _ in range(3):
+        fd = os.open(paths.daemon_pid, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fd = os.open(paths.daemon_pid, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            pid = read_pid(paths)
-            if pid is not None and pid != os.getpid() and wire.pid_alive(pid):
-                return False
-            if pid is None:
-                # Being written right now by a daemon starting beside us, or garbage: look again.
-                time.sleep(0.05)
-                pid = read_pid(paths)
-                if pid is not None and wire.pid_alive(pid):
-                    return False
-            log.info("clearing stale daemon lock (pid %s)", pid)
-            try:
-                paths.daemon_pid.unlink()
-            except FileNotFoundError:
-                pass
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(paths.daemon_pid).st_ino
+        except FileNotFoundError:
+            same = False  # the previous holder removed it while exiting: lock the new file
+        if not same:
+            os.close(fd)
             continue
-        with os.fdopen(fd, "w") as f:
-            f.write(f"{os.getpid()}\n")
-        return True
-    return False
+        stale = os.read(fd, 64).decode(errors="replace").strip()
+        if stale:
+            log.info("taking over the lock of a daemon that is gone (pid %s)", stale)
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return fd
+    return None
 
 
 class Daemon:
@@ -92,6 +97,7 @@ class Daemon:
         self._stop = threading.Event()
         self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="codegraph-call")
         self._listener: socket.socket | None = None
+        self._lock_fd: int | None = None
         self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
 
     # -- handler ---------------------------------------------------------------------------------
@@ -117,7 +123,8 @@ class Daemon:
         """Take the lock, listen, serve until stopped. Returns the exit code (0; 1 when another
         daemon already serves this root)."""
         self.paths.dir.mkdir(parents=True, exist_ok=True)
-        if not _acquire_lock(self.paths):
+        self._lock_fd = _acquire_lock(self.paths)
+        if self._lock_fd is None:
             log.info("another daemon serves %s; exiting", self.paths.root)
             return 1
         try:
@@ -213,9 +220,12 @@ class Daemon:
                 pass
         if read_pid(self.paths) == os.getpid():
             try:
-                self.paths.daemon_pid.unlink()
+                self.paths.daemon_pid.unlink()  # while still holding the lock
             except OSError:
                 pass
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     # -- one client ------------------------------------------------------------------------------
@@ -358,10 +368,12 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
-        return daemon.serve()
+        code = daemon.serve()
     except Exception:
         log.exception("daemon crashed")
-        return 2
+        code = 2
+    logging.shutdown()
+    os._exit(code)  # a call still running in a worker must not keep a stopped daemon alive
 
 
 if __name__ == "__main__":

@@ -121,3 +121,17 @@ def test_a_daemon_that_cannot_bind_in_the_project_listens_on_the_short_temp_path
         proc.terminate()
         proc.wait(10)
     assert not paths.daemon_socket_short.exists()
+
+
+def test_daemons_started_at_the_same_moment_leave_exactly_one_serving(project, server_env):
+    procs = [_foreground(project, server_env) for _ in range(3)]
+    try:
+        serving = _wait_listening(project)["pid"]
+        losers = [p for p in procs if p.pid != serving]
+        assert len(losers) == 2 and all(p.wait(10) == 1 for p in losers)
+        assert service.status(project)["pid"] == serving
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(10)
