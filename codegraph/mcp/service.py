@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 
 from codegraph.errors import CodegraphError, IndexMissing
@@ -47,9 +48,18 @@ def running(root: Path | None = None) -> list[dict]:
         if wanted is not None and Path(info.get("root", "")) != wanted:
             continue
         live = status(Path(info["root"])) if info.get("root") else None
-        if live is None or live.get("pid") != info.get("pid"):
-            if not wire.pid_alive(int(info.get("pid", 0) or 0)):
+        pid = int(info.get("pid", 0) or 0)
+        if live is None or live.get("pid") != pid:
+            if not wire.pid_alive(pid):
                 entry.unlink(missing_ok=True)
+            elif pid not in found:
+                # Alive but not answering this version's hello (an older codegraph, or busy):
+                # still listed, so `daemon stop` can end it.
+                found[pid] = {
+                    **info,
+                    "uptime": round(time.time() - info.get("started", time.time()), 1),
+                    "answering": False,
+                }
             if live is None:
                 continue
         found[live["pid"]] = live

@@ -135,3 +135,20 @@ def test_daemons_started_at_the_same_moment_leave_exactly_one_serving(project, s
             if p.poll() is None:
                 p.terminate()
                 p.wait(10)
+
+
+def test_daemon_stop_also_ends_a_daemon_of_another_version(project, server_env):
+    old = (
+        "import sys, codegraph; codegraph.__version__ = '0.0.1-old'\n"
+        "from codegraph.mcp.daemon import main; sys.exit(main(sys.argv[1:]))\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", old, "--detach", str(project)], env=server_env, timeout=10, check=True
+    )
+    paths = ProjectPaths(project)
+    assert wire.wait_until(lambda: paths.daemon_socket.exists(), 10)
+    pid = daemon.read_pid(paths)
+    rows = service.running()
+    assert [(r["pid"], r["version"], r.get("answering")) for r in rows] == [(pid, "0.0.1-old", False)]
+    assert [r["pid"] for r in service.stop(project)] == [pid]
+    assert not wire.pid_alive(pid)
