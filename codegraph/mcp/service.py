@@ -103,16 +103,19 @@ def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:
     stopped = []
     for info in running(root):
         pid = info["pid"]
+        gone = lambda pid=pid: not wire.pid_alive(pid)  # noqa: E731 - a named predicate
         try:
             wire.request(Path(info["socket"]), "daemon/stop")
+            asked = True
         except (OSError, ValueError, wire.VersionMismatch):
-            pass
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            if wire.wait_until(lambda pid=pid: not wire.pid_alive(pid), timeout):
-                break
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                break
+            asked = False  # it did not take the request: signal it at once
+        if not (asked and wire.wait_until(gone, timeout)):
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    break
+                if wire.wait_until(gone, timeout):
+                    break
         stopped.append(info)
     return stopped
