@@ -24,7 +24,9 @@ def copy_fixture(name: str, dest: Path) -> Path:
 def git(root: Path, *args: str) -> str:
     return subprocess.run(
         ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(root), *args],
-        check=True, capture_output=True, text=True,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
 
 

@@ -18,7 +18,9 @@ socket.getaddrinfo = refuse
 
 
 def test_every_grammar_loads_and_parses_without_network():
-    code = BLOCK_NETWORK + f"""
+    code = (
+        BLOCK_NETWORK
+        + f"""
 from codegraph.index.languages import parser_for, query_for
 for grammar in {GRAMMARS!r}:
     tree = parser_for(grammar).parse(b"x = 1\\n")
@@ -26,6 +28,7 @@ for grammar in {GRAMMARS!r}:
     assert query_for(grammar).pattern_count > 0
 print("ok", len({GRAMMARS!r}))
 """
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == f"ok {len(GRAMMARS)}"

@@ -103,12 +103,19 @@ def install(target, scope, prewarm, redirect_reads, dry_run, yes, path, as_json)
 @_path
 @_json
 def uninstall(target, scope, dry_run, path, as_json):
-    """Remove exactly what `codegraph install` added (entries recognised by content)."""
+    """Remove exactly what `codegraph install` added (entries recognised by content), from every scope
+    unless --scope names one. --json prints a list, one object per scope."""
     from codegraph_installer import targets
 
     paths = _paths(path)
-    options = _options(target, scope)
-    _render(targets.run(target, "uninstall", paths, options, dry_run=dry_run), as_json, dry_run)
+    outcomes = []
+    for each in [scope] if scope else list(targets.scopes(target)):
+        outcomes.append(targets.run(target, "uninstall", paths, _options(target, each), dry_run=dry_run))
+    if as_json:
+        click.echo(json.dumps([o.to_json() for o in outcomes], indent=2))
+        return
+    for outcome in outcomes:
+        _render(outcome, False, dry_run)
 
 
 @click.command()
@@ -124,10 +131,12 @@ def doctor(target, no_connect, timeout, path, as_json):
     paths = _paths(path)
     names = [target] if target else list(TARGET_NAMES)
     reports = [run_doctor(name, paths, connect=not no_connect, timeout=timeout) for name in names]
-    if not target:  # without a target, only agents with a config file or entry are interesting
-        reports = [
-            r for r in reports if any(c.ok is not None or "entry" in c.detail for c in r.checks)
-        ] or reports
+    if not target:  # without a target, report only the agents codegraph is installed for
+        installed = [r for r in reports if any(c.name.startswith("config") and c.ok for c in r.checks)]
+        if not installed:
+            click.echo("codegraph is not installed for any agent here; run `codegraph install <agent>`.")
+            sys.exit(1)
+        reports = installed
     if as_json:
         click.echo(json.dumps([r.to_json() for r in reports], indent=2))
     else:

@@ -29,6 +29,10 @@ from codegraph.store.db import connect_writer
 from codegraph.store.schema import EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
+# Decoded extractions kept by long-lived processes (the daemon's watcher): path → (size, mtime_ns,
+# extraction). An extraction is a pure function of a file's bytes, so an entry stays valid as long as
+# size and mtime match the cache row being reused.
+_MEMO: dict[str, tuple[int, int, object]] = {}
 
 
 @dataclass
@@ -105,6 +109,7 @@ def index_project(
     max_bytes: int = DEFAULT_MAX_BYTES,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    memo: bool = False,
 ) -> IndexSummary:
     """Build or update the index of ``paths.root``.
 
@@ -114,6 +119,7 @@ def index_project(
         max_bytes: files larger than this are skipped with a reason.
         workers: parser processes (default: all cores); 1 parses in this process.
         progress: called with (files parsed, files to parse) as parsing advances.
+        memo: keep decoded extractions in this process for the next run (for the daemon's watcher).
 
     Returns:
         An :class:`IndexSummary`.
@@ -153,7 +159,8 @@ def index_project(
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
         try:
-            _update(conn, root, summary, to_parse, reuse_set, removed, found.skipped, previous, workers, progress)
+            _update(conn, root, summary, to_parse, reuse_set, removed, found.skipped, previous, workers, progress,
+                    {f.path: (f.size, f.mtime_ns) for f in found.files} if memo else None)
         except Exception:
             writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
             raise
@@ -163,14 +170,30 @@ def index_project(
     return summary
 
 
-def _update(conn, root, summary, to_parse, reuse_set, removed, found_skipped, previous, workers, progress) -> None:
+def _update(conn, root, summary, to_parse, reuse_set, removed, found_skipped, previous, workers, progress,
+            stats: dict[str, tuple[int, int]] | None) -> None:
     """Parse what changed, re-resolve everything, write it all in one transaction."""
     parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
     skipped = {**found_skipped, **skipped}
     extractions = [p.extraction for p in parsed]
-    if reuse_set:
-        for path, data in writer.load_cached_data(conn, reuse_set).items():
-            extractions.append(cache.decode(data))
+    need = set(reuse_set)
+    if stats is not None:
+        for path in list(need):
+            hit = _MEMO.get(path)
+            if hit is not None and hit[:2] == stats[path]:
+                extractions.append(hit[2])
+                need.discard(path)
+    if need:
+        for path, data in writer.load_cached_data(conn, need).items():
+            fx = cache.decode(data)
+            extractions.append(fx)
+            if stats is not None:
+                _MEMO[path] = (*stats[path], fx)
+    if stats is not None:
+        for p in parsed:
+            _MEMO[p.path] = (p.size, p.mtime_ns, p.extraction)
+        for path in set(_MEMO) - set(stats):
+            del _MEMO[path]
     resolution = resolve(extractions)
     removed_all = removed + [p for p in skipped if p in previous]
     head = _git_head(root)

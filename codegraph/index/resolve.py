@@ -62,7 +62,9 @@ class _Project:
         self.exports: dict[str, dict[str, str]] = {}
         self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self.bases: dict[str, list[str]] = defaultdict(list)
-        self._suffix_cache: dict[str, str | None] = {}
+        self._suffixes: dict[str, list[str]] | None = None
+        self._module_cache: dict[tuple[str, str], str | None] = {}
+        self._scope_cache: dict[str, list[Node]] = {}
         for f in files:
             file_id = f"file:{f.path}"
             top: dict[str, list[Node]] = defaultdict(list)
@@ -109,16 +111,17 @@ class _Project:
             full = ".".join(p for p in (base.replace("/", "."), rest) if p)
             return self.py_modules.get(full)
         hit = self.py_modules.get(spec)
-        if hit is not None:
+        if hit is not None or "." not in spec:
             return hit
-        if spec in self._suffix_cache:
-            return self._suffix_cache[spec]
-        found = None
-        if "." in spec:  # src-layout and similar: a unique module whose dotted path ends with the spec
-            matches = [p for m, p in self.py_modules.items() if m.endswith("." + spec)]
-            found = matches[0] if len(matches) == 1 else None
-        self._suffix_cache[spec] = found
-        return found
+        # src-layout and similar: a unique module whose dotted path ends with the spec
+        if self._suffixes is None:
+            self._suffixes = defaultdict(list)
+            for module, path in self.py_modules.items():
+                parts = module.split(".")
+                for i in range(1, len(parts) - 1):
+                    self._suffixes[".".join(parts[i:])].append(path)
+        matches = self._suffixes.get(spec, ())
+        return matches[0] if len(matches) == 1 else None
 
     def es_module(self, from_path: str, spec: str) -> str | None:
         if not spec.startswith("."):
@@ -135,9 +138,12 @@ class _Project:
         return None
 
     def module_file(self, from_path: str, spec: str) -> str | None:
-        if self.files[from_path].language == "python":
-            return self.python_module(from_path, spec)
-        return self.es_module(from_path, spec)
+        key = (from_path, spec)
+        if key not in self._module_cache:
+            self._module_cache[key] = (self.python_module(from_path, spec)
+                                       if self.files[from_path].language == "python"
+                                       else self.es_module(from_path, spec))
+        return self._module_cache[key]
 
     # ------------------------------------------------------------ names
     def export_of(self, path: str, name: str, depth: int = 0) -> Node | str | None:
@@ -188,12 +194,17 @@ class _Project:
             return self.export_of(mod, default, depth + 1)
         return self.export_of(mod, binding.imported, depth + 1)
 
-    def scopes(self, source_id: str):
+    def scopes(self, source_id: str) -> list[Node]:
         """Enclosing definitions of ``source_id`` from the innermost out (the node itself first)."""
-        sid = source_id
-        while sid is not None and not sid.startswith("file:"):
-            yield self.nodes[sid]
-            sid = self.parent.get(sid)
+        chain = self._scope_cache.get(source_id)
+        if chain is None:
+            chain = []
+            sid = source_id
+            while sid is not None and not sid.startswith("file:"):
+                chain.append(self.nodes[sid])
+                sid = self.parent.get(sid)
+            self._scope_cache[source_id] = chain
+        return chain
 
     def enclosing_class(self, source_id: str) -> Node | None:
         for n in self.scopes(source_id):

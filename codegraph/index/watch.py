@@ -189,7 +189,7 @@ class Watcher:
         from codegraph.index.indexer import index_project
 
         with index_lock(self.paths, wait_seconds=300):
-            return index_project(self.paths)
+            return index_project(self.paths, memo=True)
 
     def _run_sync(self) -> None:
         try:

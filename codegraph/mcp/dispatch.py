@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from codegraph.errors import CodegraphError, PathOutsideRoot
-from codegraph.mcp.tools import MAX_PATH, TOOLS_BY_NAME, enabled_tool_names
+from codegraph.mcp.tools import MAX_PATH, MAX_TEXT, TOOLS_BY_NAME, enabled_tool_names
 
 log = logging.getLogger("codegraph.mcp")
 
@@ -108,8 +108,9 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         return _result(f"{name} needs: {', '.join(missing)}.", error=True)
     for key, spec in schema["properties"].items():
         value = arguments.get(key)
-        if isinstance(value, str) and "maxLength" in spec and len(value) > spec["maxLength"]:
-            return _result(f"'{key}' is {len(value)} characters; the limit is {spec['maxLength']}.", error=True)
+        bound = spec.get("maxLength", MAX_TEXT)  # every string is bounded, declared or not (issue 3)
+        if isinstance(value, str) and len(value) > bound:
+            return _result(f"'{key}' is {len(value)} characters; the limit is {bound}.", error=True)
         if value is not None and spec.get("type") == "string" and not isinstance(value, str):
             return _result(f"'{key}' must be a string.", error=True)
     project = arguments.pop("projectPath", None)

@@ -96,7 +96,8 @@ TOOLS: list[dict] = [
         "Find symbols by name or words (full-text over names, qualified names, signatures, docstrings).",
         {
             "query": {"type": "string", "maxLength": MAX_TEXT, "description": "Name or words to look for."},
-            "kind": {"type": "string", "description": "Only this node kind (function, method, class, …)."},
+            "kind": {"type": "string", "maxLength": MAX_TEXT,
+                     "description": "Only this node kind (function, method, class, …)."},
             "limit": _LIMIT,
         },
         ["query"],

@@ -93,6 +93,19 @@ class Reader:
                                 (node_id,)).fetchone()
         return self.node(row[0]) if row else None
 
+    def names_with_segment(self, segments: Iterable[str]) -> list[str]:
+        """Symbol names that contain one of ``segments`` (lower-case) as a camelCase/snake_case word:
+        ``metadata`` → ``readMetadata``, ``ObjectMetadata``, ``metadata_for``."""
+        segs = list(dict.fromkeys(segments))
+        if not segs:
+            return []
+        try:
+            marks = ",".join("?" * len(segs))
+            return [r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT name FROM name_segment_vocab WHERE segment IN ({marks}) ORDER BY name", segs)]
+        except sqlite3.OperationalError:  # an index without the vocabulary table
+            return []
+
     def all_names(self) -> list[str]:
         return [r[0] for r in self.conn.execute(
             "SELECT DISTINCT name FROM nodes WHERE kind NOT IN ('file', 'import')")]

@@ -72,6 +72,47 @@ def _node_row(n: Node, ts: int) -> tuple:
     )
 
 
+def _replace_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
+    """Make the edges table equal ``edges``, touching only rows that differ (a one-file edit changes
+    a handful of edges; rewriting all of them was most of a sync's time)."""
+    wanted: dict[tuple, str | None] = {}
+    for e in edges:
+        key = (e.source, e.target, e.kind, e.line if e.line is not None else -1, e.col if e.col is not None else -1)
+        wanted.setdefault(key, json.dumps(e.metadata, separators=(",", ":")) if e.metadata else None)
+    stale = []
+    for row_id, source, target, kind, line, col, meta in conn.execute(
+            "SELECT id, source, target, kind, IFNULL(line, -1), IFNULL(col, -1), metadata FROM edges"):
+        key = (source, target, kind, line, col)
+        if key in wanted and wanted[key] == meta:
+            del wanted[key]  # unchanged: keep the row
+        else:
+            stale.append((row_id,))
+    conn.executemany("DELETE FROM edges WHERE id = ?", stale)
+    conn.executemany(
+        "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
+        [(s, t, k, meta, None if line == -1 else line, None if col == -1 else col)
+         for (s, t, k, line, col), meta in wanted.items()],
+    )
+
+
+def _replace_unresolved(conn: sqlite3.Connection, unresolved: list[tuple[Ref, str, str]]) -> None:
+    wanted = {(r.source, r.name, r.kind, r.line, r.col, path, lang) for r, path, lang in unresolved}
+    stale = []
+    for row_id, *key in conn.execute("SELECT id, from_node_id, reference_name, reference_kind, line, col, "
+                                     "file_path, language FROM unresolved_refs"):
+        key = tuple(key)
+        if key in wanted:
+            wanted.discard(key)
+        else:
+            stale.append((row_id,))
+    conn.executemany("DELETE FROM unresolved_refs WHERE id = ?", stale)
+    conn.executemany(
+        "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
+        "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)",
+        [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)],
+    )
+
+
 def write_index(
     conn: sqlite3.Connection,
     *,
@@ -107,19 +148,8 @@ def write_index(
             )
             conn.execute("INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
                          (p.path, p.size, p.mtime_ns, p.content_hash, p.data))
-        conn.execute("DELETE FROM edges")
-        conn.executemany(
-            "INSERT OR IGNORE INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
-            [(e.source, e.target, e.kind, json.dumps(e.metadata, separators=(",", ":")) if e.metadata else None,
-              e.line, e.col) for e in edges],
-        )
-        conn.execute("DELETE FROM unresolved_refs")
-        conn.executemany(
-            "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
-            "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)",
-            [(r.source, r.name, r.kind, r.line, r.col, path, lang, r.name.rsplit(".", 1)[-1])
-             for r, path, lang in unresolved],
-        )
+        _replace_edges(conn, edges)
+        _replace_unresolved(conn, unresolved)
         conn.executemany("INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)",
                          [(seg, name) for name in new_names for seg in name_segments(name)])
         if stale:

@@ -6,12 +6,11 @@ connection (``mode=ro`` URI) with a short busy timeout, so a re-index in progres
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 DIR_NAME = ".codegraph"
 DB_NAME = "codegraph.db"
@@ -29,7 +28,8 @@ def find_root(start: str | os.PathLike[str]) -> Path | None:
 def connect(root: Path) -> sqlite3.Connection:
     """A read-only connection to the root's index (raises sqlite3.Error when it cannot open)."""
     db = root / DIR_NAME / DB_NAME
-    conn = sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True, timeout=0.2)
+    uri_path = str(db).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    conn = sqlite3.connect(f"file:{uri_path}?mode=ro", uri=True, timeout=0.2)
     conn.execute("PRAGMA query_only = 1")
     return conn
 
@@ -58,22 +58,52 @@ def _seconds(value) -> float | None:
     return value
 
 
-@dataclass
 class IndexState:
     """Index facts for the session-start line. ``changed`` lists indexed files whose size or mtime differ
-    on disk (or are gone), capped; ``age`` is seconds since the index was written."""
+    on disk (or are gone), capped; ``age`` is seconds since the index was written. (A plain class, not a
+    dataclass: importing dataclasses costs the hook ~5 ms on every call.)"""
 
-    root: Path
-    files: int = 0
-    changed: list[str] = field(default_factory=list)
-    age: float = 0.0
-    indexing: bool = False
+    __slots__ = ("root", "files", "changed", "age", "indexing", "progress")
+
+    def __init__(
+        self,
+        root: Path,
+        files: int = 0,
+        changed: list[str] | None = None,
+        age: float = 0.0,
+        indexing: bool = False,
+        progress: str = "",
+    ):
+        self.root = root
+        self.files = files
+        self.changed = changed or []
+        self.age = age
+        self.indexing = indexing
+        self.progress = progress  # "done/total" of a running background index, when it says
+
+
+def running_index(root: Path) -> tuple[bool, str]:
+    """Whether a live index run holds ``.codegraph/index.lock`` (``{"pid", ...}``; a dead pid is a stale
+    lock) and its progress ``"done/total"`` from ``index.progress`` when present."""
+    folder = root / DIR_NAME
+    try:
+        pid = int(json.loads((folder / "index.lock").read_text())["pid"])
+        os.kill(pid, 0)
+    except PermissionError:
+        pass  # alive, someone else's
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, ""
+    try:
+        progress = json.loads((folder / "index.progress").read_text())
+        return True, f"{int(progress['done'])}/{int(progress['total'])}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return True, ""
 
 
 def index_state(root: Path, cap: int = 20) -> IndexState:
     """Stat every indexed file against the size and mtime stored at index time (≈10 µs a file)."""
     state = IndexState(root, age=max(0.0, time.time() - index_mtime(root)))
-    state.indexing = (root / DIR_NAME / "index.lock").exists()
+    state.indexing, state.progress = running_index(root)
     written = time.time() - state.age
     conn = connect(root)
     try:
@@ -112,23 +142,43 @@ def is_indexed(root: Path, relative: str) -> bool:
         conn.close()
 
 
-SYMBOL_KINDS = {"class", "function", "method", "interface", "struct", "enum", "trait", "type", "module"}
+# Types first, then functions, then methods: the names that best say what a file is about.
+SYMBOL_RANK = {
+    "class": 0,
+    "interface": 0,
+    "struct": 0,
+    "enum": 0,
+    "trait": 0,
+    "type": 0,
+    "type_alias": 0,
+    "module": 0,
+    "function": 1,
+    "method": 2,
+}
 
 
 def symbols(root: Path, relative: str, limit: int = 8) -> list[str]:
-    """A few symbol names defined in the file (best effort: empty when the nodes table differs)."""
+    """Up to ``limit`` symbol names defined in the file, types first (best effort: empty when the nodes
+    table differs)."""
     try:
-        with connect(root) as conn:
+        conn = connect(root)
+        try:
             rows = conn.execute(
-                "SELECT name, kind FROM nodes WHERE file_path = ? LIMIT 400", (relative,)
+                "SELECT name, kind FROM nodes WHERE file_path = ? LIMIT 2000", (relative,)
             ).fetchall()
-        conn.close()
+        finally:
+            conn.close()
     except sqlite3.Error:
         return []
+    ranked = sorted(
+        (SYMBOL_RANK[str(kind).lower()], i, str(name))
+        for i, (name, kind) in enumerate(rows)
+        if name and str(kind).lower() in SYMBOL_RANK
+    )
     names: list[str] = []
-    for name, kind in rows:
-        if str(kind).lower() in SYMBOL_KINDS and name and name not in names:
-            names.append(str(name))
+    for _, _, name in ranked:
+        if name not in names:
+            names.append(name)
         if len(names) >= limit:
             break
     return names

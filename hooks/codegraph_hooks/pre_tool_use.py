@@ -8,10 +8,9 @@ blocking made agents slower and they routed around it (issue 5).
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
-from dataclasses import dataclass
+import time
+import zlib
 from pathlib import Path
 
 from codegraph_hooks import index_info
@@ -63,15 +62,14 @@ def _int_env(name: str, default: int) -> int:
         return default
 
 
-@dataclass(frozen=True)
 class FileFacts:
     """What the hook learned about the target file: its path relative to the root, line count, a few
     symbols, and how many distinct indexed files this session had Read before it."""
 
-    relative: str
-    lines: int
-    symbols: tuple[str, ...]
-    earlier_reads: int
+    __slots__ = ("relative", "lines", "symbols", "earlier_reads")
+
+    def __init__(self, relative: str, lines: int, symbols: tuple[str, ...], earlier_reads: int):
+        self.relative, self.lines, self.symbols, self.earlier_reads = relative, lines, symbols, earlier_reads
 
 
 def target_path(payload: dict) -> str | None:
@@ -122,10 +120,29 @@ def decide(
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": text}}
 
 
+COUNTER_MAX_AGE = 2 * 86400  # seconds; older session counters are removed when a new session starts one
+
+
 def _counter_file(session_id: str) -> Path:
-    folder = Path(tempfile.gettempdir()) / f"codegraph-hooks-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    # Not tempfile/hashlib: their imports cost the hook ~15 ms on every call.
+    tmp = os.environ.get("TMPDIR") or os.environ.get("TEMP") or "/tmp"
+    folder = Path(tmp) / f"codegraph-hooks-{os.getuid() if hasattr(os, 'getuid') else 0}"
     folder.mkdir(mode=0o700, exist_ok=True)
-    return folder / (hashlib.sha256(session_id.encode()).hexdigest()[:20] + ".reads")
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in session_id)[:80] or "none"
+    path = folder / f"{safe}-{zlib.crc32(session_id.encode()):08x}.reads"
+    if not path.exists():
+        _prune(folder)
+    return path
+
+
+def _prune(folder: Path) -> None:
+    cutoff = time.time() - COUNTER_MAX_AGE
+    for old in folder.glob("*.reads"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError:
+            pass
 
 
 def record_read(session_id: str, key: str) -> int:

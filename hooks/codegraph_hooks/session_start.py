@@ -4,22 +4,33 @@ line, what state the index is in. Never indexes in the foreground; never blocks 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from codegraph_hooks.index_info import IndexState, find_root, index_state
 
 STALE_AFTER = 600.0  # issue 6: re-index at session start when older than 10 minutes and changed
+# A stale index is brought up to date with `sync` (changed files only; tested equal to a full index),
+# a missing one is built with `index`; both --background: detached, joining a run already going.
 
 
-@dataclass(frozen=True)
 class Decision:
     """``response`` is the JSON to print (None: print nothing); ``spawn`` the codegraph arguments to start
     detached (None: nothing); ``cwd`` where to start them."""
 
-    response: dict | None
-    spawn: list[str] | None = None
-    cwd: Path | None = None
+    __slots__ = ("response", "spawn", "cwd")
+
+    def __init__(self, response: dict | None, spawn: list[str] | None = None, cwd: Path | None = None):
+        self.response, self.spawn, self.cwd = response, spawn, cwd
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decision) and (self.response, self.spawn, self.cwd) == (
+            other.response,
+            other.spawn,
+            other.cwd,
+        )
+
+    def __repr__(self) -> str:
+        return f"Decision({self.response!r}, {self.spawn!r}, {self.cwd!r})"
 
 
 def _ago(seconds: float) -> str:
@@ -64,7 +75,13 @@ def decide(payload: dict, state: IndexState | None, *, home: Path | None = None)
         )
     root = state.root
     if state.indexing:
-        return Decision(_say(f"codegraph: index of {state.files} files is being rebuilt in the background."))
+        done = f" ({state.progress} files parsed)" if state.progress else ""
+        return Decision(
+            _say(
+                f"codegraph: the index is being updated in the background{done}; "
+                f"{state.files} files indexed so far."
+            )
+        )
     if state.files == 0:
         return Decision(
             _say("codegraph: the index is empty or still being built; indexing in the background."),
@@ -77,9 +94,9 @@ def decide(payload: dict, state: IndexState | None, *, home: Path | None = None)
         return Decision(
             _say(
                 f"codegraph: index of {state.files} files is out of date ({changed}{more} changed since "
-                f"{_ago(state.age)}); re-indexing in the background."
+                f"{_ago(state.age)}); syncing in the background."
             ),
-            ["index", "--background", str(root)],
+            ["sync", "--background", str(root)],
             root,
         )
     detail = f", {changed}{more} changed since (being synced)" if changed else ", fresh"

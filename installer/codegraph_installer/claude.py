@@ -18,6 +18,7 @@ import os
 import shlex
 from typing import Any
 
+from codegraph_installer import jsonc
 from codegraph_installer.paths import InstallPaths
 from codegraph_installer.plan import (
     SERVER_NAME,
@@ -91,17 +92,19 @@ def _install_hook(text: str, options: Options, event: str) -> str:
 
 
 def _remove_hooks(text: str, event: str) -> str:
+    """Remove our hooks from ``event``: a group holding only ours goes whole (then an emptied event
+    list and ``hooks`` object); in a group shared with the user's hooks only our entries go."""
     groups = get(text, ("hooks", event))
     if not isinstance(groups, list):
         return text
-    for gi in reversed(range(len(groups))):
-        hooks = groups[gi].get("hooks") if isinstance(groups[gi], dict) else None
+    for index in reversed(range(len(groups))):  # back to front: earlier indexes stay valid
+        hooks = groups[index].get("hooks") if isinstance(groups[index], dict) else None
         if not isinstance(hooks, list):
             continue
         if hooks and all(is_our_hook(h) for h in hooks):
-            text = remove_items(text, ("hooks", event), lambda g, gi=gi, g0=groups[gi]: g == g0, prune=2)
+            text = jsonc.remove(text, ("hooks", event, index), prune=2)
         else:
-            text = remove_items(text, ("hooks", event, gi, "hooks"), is_our_hook, prune=0)
+            text = remove_items(text, ("hooks", event, index, "hooks"), is_our_hook, prune=0)
     return text
 
 

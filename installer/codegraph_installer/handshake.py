@@ -47,10 +47,12 @@ def handshake(
         )
     except OSError as exc:
         return Handshake(False, error=f"cannot start {argv[0]}: {exc.strerror or exc}")
+    result = Handshake(False, error="interrupted")
     try:
-        return _talk(proc, started, timeout)
+        result = _talk(proc, started, timeout)
+        return result
     finally:
-        _stop(proc)
+        _stop(proc, graceful=result.ok)
 
 
 def _send(proc: subprocess.Popen, message: dict) -> None:
@@ -127,14 +129,15 @@ class _Lines:
         return message if isinstance(message, dict) else f"unexpected message {line[:120]!r}"
 
 
-def _stop(proc: subprocess.Popen) -> None:
+def _stop(proc: subprocess.Popen, graceful: bool) -> None:
+    """A healthy server exits on stdin EOF (given 3 s); a broken one is killed at once."""
     try:
         if proc.stdin:
             proc.stdin.close()
     except OSError:
         pass
     try:
-        proc.wait(timeout=3)
+        proc.wait(timeout=3 if graceful else 0.1)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()

@@ -98,9 +98,10 @@ Reader = Callable[[Path], "str | None"]
 
 
 def read_text(path: Path) -> str | None:
-    """The file's text, or None when it does not exist."""
+    """The file's text exactly (no newline translation: CRLF stays CRLF), or None when it does not exist."""
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         return None
 
@@ -140,10 +141,13 @@ def edit_json(
     edits that removed something is deleted when ``delete_if_empty`` (so install on a missing file then
     uninstall leaves no file)."""
     base, _ = parse_object(path, text)
+    crlf = "\r\n" in base and base.count("\n") == base.count("\r\n")  # a Windows-edited file stays CRLF
     try:
-        after = steps(base)
+        after = steps(base.replace("\r\n", "\n") if crlf else base)
     except jsonc.JsoncError as exc:
         raise ConfigUnparsable(f"{path}:{exc.line}: {exc.message}; nothing was written.") from None
+    if crlf:
+        after = after.replace("\n", "\r\n")
     if after == base:
         return FilePlan(path, text, text)
     if delete_if_empty and jsonc.loads(after) == {} and after.strip() == "{}" and text is not None:
@@ -211,22 +215,38 @@ def apply(plan: Plan, backup_dir: Path) -> list[Path]:
             backups.append(backup)
         if change.after is None:
             path.unlink()
+            _remove_if_empty(path.parent)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(path, change.after)
     return backups
 
 
+def _remove_if_empty(folder: Path) -> None:
+    """Remove an agent folder (``.claude``, ``.vscode``…) that deleting our file left empty."""
+    try:
+        if folder.name.startswith(".") and not any(folder.iterdir()):
+            folder.rmdir()
+    except OSError:
+        pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _atomic_write(path: Path, text: str) -> None:
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    # Keep an existing file's mode; a new file gets what open() would give it (mkstemp makes 0600).
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -89,12 +89,14 @@ class Gemini(JsonTarget):
 
     def notes(self, paths, options):
         trusted = gemini_folder_trusted(paths)
-        if trusted is False:
-            return [
-                f"Gemini CLI does not trust {paths.project}: it disables every MCP server there (user ones "
-                "too). Trust the folder with /permissions in gemini, or in ~/.gemini/trustedFolders.json."
-            ]
-        return []
+        if trusted is True:
+            return []
+        state = "does not trust" if trusted is False else "has no trust rule for"
+        return [
+            f"Gemini CLI {state} {paths.project}: in an untrusted folder it disables every MCP server "
+            "(user ones too). Trust it with /permissions inside gemini, or add it to "
+            f"{paths.gemini_trusted_folders} as TRUST_FOLDER."
+        ]
 
 
 def gemini_folder_trusted(paths: InstallPaths) -> bool | None:

@@ -41,7 +41,7 @@ class Outcome:
             "action": self.plan.action,
             "scope": self.plan.scope,
             "written": self.written,
-            "files": [{"path": str(f.path), "status": f.status} for f in self.plan.files],
+            "files": [{"path": str(f.path), "status": f.status, "diff": f.diff()} for f in self.plan.files],
             "notes": self.plan.notes,
             "backups": [str(b) for b in self.backups],
         }

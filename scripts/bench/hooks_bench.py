@@ -8,7 +8,10 @@ It builds a throwaway project with N indexed files (the columns the hooks read),
 - pre-tool-use on a config file (the common no-output path),
 - session-start with a fresh index (stats every indexed file; the detached command is /bin/true).
 
-Usage: hooks_bench.py [--files 3000] [--runs 30]
+With ``--project PATH`` (a project indexed by ``codegraph index``) it times the same three cases on that
+real index instead: the largest indexed file, a config file, session-start in the project.
+
+Usage: hooks_bench.py [--files 3000] [--runs 30] [--project PATH]
 """
 
 from __future__ import annotations
@@ -47,6 +50,19 @@ def build_project(root: Path, files: int) -> None:
     (root / "package.json").write_text("{}\n")
 
 
+def real_targets(root: Path) -> tuple[Path, Path, int]:
+    """The largest indexed file, a non-source file and the file count of a real index."""
+    db = sqlite3.connect(f"file:{root / '.codegraph' / 'codegraph.db'}?mode=ro", uri=True)
+    count = db.execute("SELECT COUNT(*) FROM files").fetchone()[0]
+    (largest,) = db.execute("SELECT path FROM files ORDER BY size DESC LIMIT 1").fetchone()
+    db.close()
+    config = next(
+        (p for p in (root / "setup.cfg", root / "pyproject.toml", root / "package.json") if p.exists()),
+        root / "README.md",
+    )
+    return root / largest, config, count
+
+
 def time_hook(hook: str, event: str, payload: dict, runs: int, env: dict) -> list[float]:
     data = json.dumps(payload)
     times = []
@@ -66,36 +82,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--project", type=Path, help="an already indexed project to measure instead")
     args = parser.parse_args()
     hook = str(Path(sys.executable).parent / "codegraph-hook")
     with tempfile.TemporaryDirectory(prefix="hooks-bench-") as tmp:
-        root = Path(tmp) / "proj"
-        build_project(root, args.files)
+        if args.project:
+            root = args.project.resolve()
+            big, config, count = real_targets(root)
+        else:
+            root = Path(tmp) / "proj"
+            build_project(root, args.files)
+            big, config, count = root / "pkg0/mod0.py", root / "package.json", args.files
         env = {**os.environ, "CODEGRAPH_BIN": "/bin/true", "TMPDIR": tmp}
+
+        def read(path: Path) -> dict:
+            return {"session_id": "b", "tool_name": "Read", "tool_input": {"file_path": str(path)}}
+
         cases = [
-            (
-                "pre-tool-use",
-                "large indexed Read (advice)",
-                {
-                    "session_id": "b",
-                    "tool_name": "Read",
-                    "tool_input": {"file_path": str(root / "pkg0/mod0.py")},
-                },
-            ),
-            (
-                "pre-tool-use",
-                "config Read (silent)",
-                {
-                    "session_id": "b",
-                    "tool_name": "Read",
-                    "tool_input": {"file_path": str(root / "package.json")},
-                },
-            ),
-            (
-                "session-start",
-                f"fresh index of {args.files} files",
-                {"session_id": "b", "cwd": str(root), "hook_event_name": "SessionStart"},
-            ),
+            ("pre-tool-use", f"largest indexed Read ({big.name})", read(big)),
+            ("pre-tool-use", f"config Read ({config.name}, silent)", read(config)),
+            ("session-start", f"index of {count} files", {"session_id": "b", "cwd": str(root)}),
         ]
         print(f"codegraph-hook wall time, {args.runs} runs each ({hook})")
         failed = False

@@ -34,30 +34,49 @@ def corpus_dir(name: str) -> Path:
     p = Path(name)
     if p.is_dir():
         return p.resolve()
-    out = subprocess.run(["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True,
-                         check=True).stdout.strip().splitlines()
+    out = (
+        subprocess.run(
+            ["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True, check=True
+        )
+        .stdout.strip()
+        .splitlines()
+    )
     return Path(out[-1])
 
 
 def counts(root: Path) -> tuple[int, int, int]:
     conn = sqlite3.connect(root / ".codegraph" / "codegraph.db")
     try:
-        return tuple(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("files", "nodes", "edges"))
+        return tuple(
+            conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("files", "nodes", "edges")
+        )
     finally:
         conn.close()
 
 
 def edit_one(root: Path) -> None:
-    candidates = sorted(p for p in root.rglob("*") if p.suffix in (".py", ".ts", ".js") and p.is_file()
-                        and ".codegraph" not in p.parts and "node_modules" not in p.parts)
+    candidates = sorted(
+        p
+        for p in root.rglob("*")
+        if p.suffix in (".py", ".ts", ".js")
+        and p.is_file()
+        and ".codegraph" not in p.parts
+        and "node_modules" not in p.parts
+    )
     target = candidates[len(candidates) // 2]
-    target.write_text(target.read_text(errors="replace") + "\n// edited\n" if target.suffix != ".py"
-                      else target.read_text(errors="replace") + "\n# edited\n")
+    target.write_text(
+        target.read_text(errors="replace") + "\n// edited\n"
+        if target.suffix != ".py"
+        else target.read_text(errors="replace") + "\n# edited\n"
+    )
 
 
 def run_tool(tool: str, corpus: Path, runs: int) -> dict:
-    init, sync = ((CODEGRAPH + ["init"], CODEGRAPH + ["sync"]) if tool == "codegraph"
-                  else (REFERENCE + ["init"], REFERENCE + ["sync"]))
+    init, sync = (
+        (CODEGRAPH + ["init"], CODEGRAPH + ["sync"])
+        if tool == "codegraph"
+        else (REFERENCE + ["init"], REFERENCE + ["sync"])
+    )
     results: dict[str, list[tuple[float, float]]] = {"cold": [], "nochange": [], "edit1": []}
     sizes = None
     for _ in range(runs):
@@ -69,7 +88,10 @@ def run_tool(tool: str, corpus: Path, runs: int) -> dict:
             results["nochange"].append(measure(sync + [str(root)])[:2])
             edit_one(root)
             results["edit1"].append(measure(sync + [str(root)])[:2])
-    med = {k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for k, v in results.items()}
+    med = {
+        k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v))
+        for k, v in results.items()
+    }
     return {"timing": med, "sizes": sizes}
 
 
@@ -93,8 +115,10 @@ def main() -> None:
     if "reference" in data:
         ref = data["reference"]["timing"]
         for phase in ours:
-            print(f"ratio ours/reference {phase:<9} wall {ours[phase][0] / ref[phase][0]:.2f}x   "
-                  f"peak RSS {ours[phase][1] / ref[phase][1]:.2f}x")
+            print(
+                f"ratio ours/reference {phase:<9} wall {ours[phase][0] / ref[phase][0]:.2f}x   "
+                f"peak RSS {ours[phase][1] / ref[phase][1]:.2f}x"
+            )
 
 
 if __name__ == "__main__":

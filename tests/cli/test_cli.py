@@ -11,29 +11,46 @@ from tests.conftest import copy_fixture
 
 
 def cg(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "codegraph", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "codegraph", *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
 
 
 def test_init_prints_a_summary_and_queries_answer_from_the_index(tmp_path):
     root = copy_fixture("python", tmp_path)
     proc = cg("init", str(root))
     assert proc.returncode == 0, proc.stderr
-    assert "11 files" in proc.stderr and "unresolved references" in proc.stderr and "skipped: none" in proc.stderr
+    assert (
+        "11 files" in proc.stderr
+        and "unresolved references" in proc.stderr
+        and "skipped: none" in proc.stderr
+    )
     out = cg("callers", "Query.add_q", "--path", str(root))
     assert out.returncode == 0
     assert "QuerySet::filter (method)  shop/db/query.py:10" in out.stdout
     data = json.loads(cg("callees", "add_q", "-p", str(root), "--json").stdout)
-    assert {s["node"]["qualified_name"] for s in data["groups"][0]["sites"]} == {"Query::build_filter", "Node::add"}
+    assert {s["node"]["qualified_name"] for s in data["groups"][0]["sites"]} == {
+        "Query::build_filter",
+        "Node::add",
+    }
 
 
 def test_every_query_command_has_json_output(tmp_path):
     root = copy_fixture("python", tmp_path)
     assert cg("init", str(root)).returncode == 0
-    for args in (["status"], ["search", "QuerySet"], ["query", "filter"], ["callers", "filter"],
-                 ["callees", "filter"], ["impact", "WhereNode"], ["node", "Query"], ["files"],
-                 ["explore", "how does QuerySet.filter add a where clause"], ["trace", "QuerySet.get", "Node.add"],
-                 ["context", "筛选 查询"]):
+    for args in (
+        ["status"],
+        ["search", "QuerySet"],
+        ["query", "filter"],
+        ["callers", "filter"],
+        ["callees", "filter"],
+        ["impact", "WhereNode"],
+        ["node", "Query"],
+        ["files"],
+        ["explore", "how does QuerySet.filter add a where clause"],
+        ["trace", "QuerySet.get", "Node.add"],
+        ["context", "筛选 查询"],
+    ):
         proc = cg(*args, "--path", str(root), "--json")
         assert proc.returncode == 0, (args, proc.stderr)
         assert isinstance(json.loads(proc.stdout), dict), args
@@ -58,8 +75,13 @@ def test_sync_needs_an_existing_index_and_init_refuses_home(tmp_path):
     assert cg("sync", str(tmp_path)).returncode == 3
     home = tmp_path / "home"
     home.mkdir()
-    proc = subprocess.run([sys.executable, "-m", "codegraph", "init", str(home)], capture_output=True, text=True,
-                          env={"HOME": str(home), "PATH": "/usr/bin:/bin"}, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "codegraph", "init", str(home)],
+        capture_output=True,
+        text=True,
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
     assert proc.returncode == 2 and "--force" in proc.stderr
     assert not (home / ".codegraph").exists()
 
@@ -72,5 +94,8 @@ def test_status_reports_added_modified_and_deleted_files(tmp_path):
     (root / "shop" / "db" / "deletion.py").unlink()
     data = json.loads(cg("status", "-p", str(root), "--json").stdout)
     assert (data["added"], data["modified"], data["deleted"]) == (
-        ["shop/new.py"], ["shop/views.py"], ["shop/db/deletion.py"])
+        ["shop/new.py"],
+        ["shop/views.py"],
+        ["shop/db/deletion.py"],
+    )
     assert "run `codegraph sync`" in cg("status", "-p", str(root)).stdout

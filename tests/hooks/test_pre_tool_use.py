@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 from codegraph_hooks import pre_tool_use
@@ -97,3 +98,12 @@ def test_hook_fails_open_on_bad_input_and_on_a_corrupt_index(project):
         assert (result.returncode, result.stdout) == (0, "")
     result = subprocess.run([HOOK, "no-such-event"], input="{}", capture_output=True, text=True, timeout=20)
     assert (result.returncode, result.stdout) == (0, "")
+
+
+def test_a_new_session_prunes_counters_older_than_two_days(project, private_tmp):
+    pre_tool_use.run(_read(project, "pkg/a.py", session="old"))
+    (counter,) = private_tmp.glob("codegraph-hooks-*/*.reads")
+    os.utime(counter, (1, 1))
+    pre_tool_use.run(_read(project, "pkg/a.py", session="new"))
+    assert not counter.exists()
+    assert len(list(private_tmp.glob("codegraph-hooks-*/*.reads"))) == 1

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from codegraph_hooks import session_start
-from codegraph_hooks.index_info import IndexState, index_state
+from codegraph_hooks.index_info import index_state
 
 from tests.hooks.conftest import HOOK
 
@@ -49,10 +49,10 @@ def test_fresh_index_starts_the_daemon_and_reports_file_count(project):
     assert line.startswith("codegraph: index of 6 files") and "fresh" in line
 
 
-def test_old_index_with_changed_sources_starts_a_background_index_instead(project):
+def test_old_index_with_changed_sources_starts_a_background_sync_instead(project):
     (project / "pkg" / "a.py").write_text("x = 100\n")
     decision = session_start.decide({"cwd": str(project)}, index_state(project))
-    assert decision.spawn == ["index", "--background", str(project)]
+    assert decision.spawn == ["sync", "--background", str(project)]
     assert "out of date (1 changed" in decision.response["hookSpecificOutput"]["additionalContext"]
 
 
@@ -79,13 +79,21 @@ def test_no_index_in_home_or_a_plain_folder_does_nothing(tmp_path):
     assert session_start.decide({"cwd": str(tmp_path)}, None, home=home) == session_start.Decision(None)
 
 
-def test_an_index_being_built_is_reported_without_spawning_another(project):
-    state = IndexState(project, files=10, indexing=True)
-    decision = session_start.decide({"cwd": str(project)}, state)
-    assert (
-        decision.spawn is None
-        and "being rebuilt" in decision.response["hookSpecificOutput"]["additionalContext"]
-    )
+def test_an_index_being_built_is_reported_with_its_progress_without_spawning_another(project):
+    lock = project / ".codegraph" / "index.lock"
+    lock.write_text(json.dumps({"pid": os.getpid(), "started": 0}))
+    (project / ".codegraph" / "index.progress").write_text(json.dumps({"done": 40, "total": 120}))
+    decision = session_start.decide({"cwd": str(project)}, index_state(project))
+    assert decision.spawn is None
+    assert "(40/120 files parsed)" in decision.response["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_stale_index_lock_left_by_a_dead_run_is_ignored(project):
+    child = subprocess.Popen(["true"])
+    child.wait()
+    (project / ".codegraph" / "index.lock").write_text(json.dumps({"pid": child.pid}))
+    decision = session_start.decide({"cwd": str(project)}, index_state(project))
+    assert decision.spawn[:2] == ["daemon", "start"]
 
 
 def test_hook_spawns_a_fully_detached_child_and_returns_before_it_ends(project, tmp_path):
@@ -127,3 +135,29 @@ def test_hook_fails_open_when_codegraph_cannot_start(project):
     )
     assert result.returncode == 0
     assert "index of 6 files" in result.stdout
+
+
+def test_session_start_in_an_unindexed_git_project_builds_the_index_in_the_background(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "app.py").write_text("def main():\n    return helper()\n\n\ndef helper():\n    return 1\n")
+    env = {k: v for k, v in os.environ.items() if k != "CODEGRAPH_BIN"}
+    env["HOME"] = str(tmp_path / "home")
+    result = subprocess.run(
+        [HOOK, "session-start"],
+        input=json.dumps({"cwd": str(repo)}),
+        capture_output=True,
+        text=True,
+        timeout=20,
+        env=env,
+    )
+    assert "building one in the background" in result.stdout
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if index_state(repo).files == 1 and not index_state(repo).indexing:
+                break
+        except Exception:  # the database is being created
+            pass
+        time.sleep(0.2)
+    assert index_state(repo).files == 1

@@ -34,8 +34,11 @@ def test_unchanged_files_are_not_reparsed_and_an_edit_reparses_one(tmp_path):
     target.write_text(target.read_text() + "\n\ndef added():\n    return list_products(None)\n")
     third = index_project(paths, workers=1)
     assert (third.parsed, third.reused) == (1, 10)
-    callers = rows(root, "SELECT s.name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
-                         "WHERE t.name = 'list_products' AND e.kind = 'calls'")
+    callers = rows(
+        root,
+        "SELECT s.name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
+        "WHERE t.name = 'list_products' AND e.kind = 'calls'",
+    )
     assert callers == [("added",)]
 
 
@@ -60,15 +63,25 @@ def test_deleted_and_renamed_files_leave_no_rows_behind(tmp_path):
     (root / "shop" / "views.py").rename(root / "shop" / "pages.py")
     summary = index_project(paths, workers=1)
     assert summary.removed == 2
-    for table, column in (("nodes", "file_path"), ("files", "path"), ("unresolved_refs", "file_path"),
-                          ("cgpy_extract_cache", "path")):
-        left = rows(root, f"SELECT COUNT(*) FROM {table} WHERE {column} IN ('shop/db/deletion.py', 'shop/views.py')")
+    for table, column in (
+        ("nodes", "file_path"),
+        ("files", "path"),
+        ("unresolved_refs", "file_path"),
+        ("cgpy_extract_cache", "path"),
+    ):
+        left = rows(
+            root, f"SELECT COUNT(*) FROM {table} WHERE {column} IN ('shop/db/deletion.py', 'shop/views.py')"
+        )
         assert left == [(0,)], table
-    dangling = rows(root, "SELECT COUNT(*) FROM edges WHERE source NOT IN (SELECT id FROM nodes) "
-                          "OR target NOT IN (SELECT id FROM nodes)")
+    dangling = rows(
+        root,
+        "SELECT COUNT(*) FROM edges WHERE source NOT IN (SELECT id FROM nodes) "
+        "OR target NOT IN (SELECT id FROM nodes)",
+    )
     assert dangling == [(0,)]
-    assert rows(root, "SELECT COUNT(*) FROM nodes WHERE file_path = 'shop/pages.py' AND name = 'list_products'") == [
-        (1,)]
+    assert rows(
+        root, "SELECT COUNT(*) FROM nodes WHERE file_path = 'shop/pages.py' AND name = 'list_products'"
+    ) == [(1,)]
 
 
 def test_skipped_files_are_recorded_with_their_reason(tmp_path):
@@ -93,7 +106,14 @@ def test_skipped_files_are_recorded_with_their_reason(tmp_path):
 
 def test_gitignored_and_default_ignored_directories_are_not_indexed_without_git(tmp_path):
     root = tmp_path / "repo"
-    for rel in ("a.py", "gen/out.py", "sub/keep.py", "sub/drop.py", "node_modules/m/index.js", "sub/x/keep2.py"):
+    for rel in (
+        "a.py",
+        "gen/out.py",
+        "sub/keep.py",
+        "sub/drop.py",
+        "node_modules/m/index.js",
+        "sub/x/keep2.py",
+    ):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("def f():\n    pass\n")
     (root / ".gitignore").write_text("gen/\n")
@@ -155,7 +175,8 @@ def test_parallel_and_serial_indexing_produce_the_same_graph(tmp_path):
     root = copy_fixture("typescript", tmp_path)
     for i in range(60):
         (root / "src" / f"gen{i}.ts").write_text(
-            f"import {{ map }} from './operators';\nexport function g{i}() {{ return map((v: number) => v); }}\n")
+            f"import {{ map }} from './operators';\nexport function g{i}() {{ return map((v: number) => v); }}\n"
+        )
     paths = ProjectPaths(root.resolve())
     index_project(paths, workers=1)
     serial = rows(root, "SELECT source, target, kind, line FROM edges ORDER BY 1, 2, 3, 4")
@@ -167,13 +188,23 @@ def test_kill_9_during_a_reindex_leaves_the_last_good_index(tmp_path):
     root = tmp_path / "big"
     root.mkdir()
     for i in range(1500):
-        (root / f"m{i}.py").write_text("".join(f"def f{i}_{j}(x):\n    return f{i}_{j - 1}(x)\n\n" if j else
-                                               f"def f{i}_{j}(x):\n    return x\n\n" for j in range(40)))
+        (root / f"m{i}.py").write_text(
+            "".join(
+                f"def f{i}_{j}(x):\n    return f{i}_{j - 1}(x)\n\n"
+                if j
+                else f"def f{i}_{j}(x):\n    return x\n\n"
+                for j in range(40)
+            )
+        )
     paths = ProjectPaths(root.resolve())
     index_project(paths, workers=1)
     before = rows(root, "SELECT COUNT(*) FROM nodes") + rows(root, "SELECT COUNT(*) FROM edges")
-    proc = subprocess.Popen([sys.executable, "-m", "codegraph", "index", str(root)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codegraph", "index", str(root)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     time.sleep(1.5)
     assert proc.poll() is None, "re-index finished before it could be killed; make the repo bigger"
     os.killpg(proc.pid, signal.SIGKILL)

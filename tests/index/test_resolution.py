@@ -55,7 +55,8 @@ def test_extends_edges_link_python_subclass_to_imported_base(indexed):
     reader = indexed("python")
     rows = reader.conn.execute(
         "SELECT s.name, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source "
-        "JOIN nodes t ON t.id = e.target WHERE e.kind = 'extends'").fetchall()
+        "JOIN nodes t ON t.id = e.target WHERE e.kind = 'extends'"
+    ).fetchall()
     assert [tuple(r) for r in rows] == [("WhereNode", "Node")]
 
 
@@ -82,7 +83,14 @@ def test_typescript_untyped_receiver_and_builtins_stay_unresolved(indexed):
 
 def test_typescript_extends_and_implements_edges(indexed):
     reader = indexed("typescript")
-    rows = {tuple(r) for r in reader.conn.execute(
-        "SELECT s.name, e.kind, t.name FROM edges e JOIN nodes s ON s.id = e.source "
-        "JOIN nodes t ON t.id = e.target WHERE e.kind IN ('extends', 'implements')")}
-    assert rows == {("Subscriber", "extends", "Subscription"), ("Subscription", "implements", "Unsubscribable")}
+    rows = {
+        tuple(r)
+        for r in reader.conn.execute(
+            "SELECT s.name, e.kind, t.name FROM edges e JOIN nodes s ON s.id = e.source "
+            "JOIN nodes t ON t.id = e.target WHERE e.kind IN ('extends', 'implements')"
+        )
+    }
+    assert rows == {
+        ("Subscriber", "extends", "Subscription"),
+        ("Subscription", "implements", "Unsubscribable"),
+    }

@@ -5,8 +5,12 @@ through without a prompt. Network only to 127.0.0.1 (a fake Messages API)."""
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -92,7 +96,11 @@ def test_claude_mcp_list_shows_the_real_codegraph_server_connected(claude_bin, w
     if not probe.ok:
         pytest.skip(f"`codegraph serve --mcp` does not handshake in this tree yet (issue 4): {probe.error}")
     _install(world, "user", command=command)
-    listed = _claude(claude_bin, world, "mcp", "list", timeout=60)
+    try:
+        listed = _claude(claude_bin, world, "mcp", "list", timeout=60)
+    finally:
+        stop = [command, "daemon", "stop", "--path", str(world["project"])]
+        subprocess.run(stop, capture_output=True, timeout=30)
     assert "✔ Connected" in _server_line(listed.stdout), listed.stdout
 
 
@@ -160,3 +168,96 @@ def test_uninstall_after_claude_ran_keeps_claudes_own_state_and_removes_only_cod
     listed = _claude(claude_bin, world, "mcp", "list", timeout=60)
     assert "codegraph" not in listed.stdout
     assert not (world["home"] / ".claude" / "settings.json").exists()
+
+
+@pytest.fixture
+def real_world(world):
+    """``world`` indexed by the real ``codegraph index``, with its daemon stopped afterwards."""
+    codegraph = console_script("codegraph")
+    probe = handshake([codegraph, "serve", "--mcp"], world["project"], timeout=10)
+    if not probe.ok:
+        pytest.skip(f"`codegraph serve --mcp` does not handshake in this tree yet (issue 4): {probe.error}")
+    shutil.rmtree(world["project"] / ".codegraph")  # the hand-made index of `world`: use the real indexer
+    source = "".join(f"def f{i}():\n    return {i}\n" for i in range(200))
+    (world["project"] / "pkg" / "big.py").write_text(
+        source + "class Engine:\n    def run(self):\n        return f1()\n"
+    )
+    subprocess.run([codegraph, "index", str(world["project"])], check=True, capture_output=True, timeout=120)
+    world["codegraph"] = codegraph
+    yield world
+    subprocess.run(
+        [codegraph, "daemon", "stop", "--path", str(world["project"])], capture_output=True, timeout=30
+    )
+
+
+def test_offline_run_with_the_real_server_index_and_daemon_answers_explore(claude_bin, real_world):
+    world = real_world
+    _install(world, "user", command=world["codegraph"], prewarm=True, redirect_reads=True)
+    big = world["project"] / "pkg" / "big.py"
+    explore = (
+        "mcp__codegraph__codegraph_explore",
+        {"query": "Where is Engine defined and what does run call?"},
+    )
+    with FakeMessagesAPI([("Read", {"file_path": str(big)}), explore]) as api:
+        env = claude_env(world["home"], api.url)  # no CODEGRAPH_BIN: session-start starts the real daemon
+        run = subprocess.run(
+            [str(claude_bin), "-p", "Where is Engine?", "--output-format", "stream-json", "--verbose"],
+            cwd=world["project"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            stdin=subprocess.DEVNULL,
+        )
+    summary = parse_run.parse(run.stdout.splitlines())
+    assert (summary["reads"], summary["codegraph_calls"], summary["permission_denials"]) == (1, 1, 0)
+    assert summary["mcp_servers"] == {"codegraph": "connected"}
+    bodies = [json.dumps(r) for r in api.requests if r.get("tools")]
+    assert "it defines Engine" in bodies[1]  # pre-tool-use read the real index's nodes
+    answer = bodies[2].split("toolu_fake_1", 1)[1]
+    assert "Engine" in answer and "pkg/big.py" in answer
+    listed = subprocess.run(
+        [world["codegraph"], "daemon", "list"], capture_output=True, text=True, timeout=30
+    )
+    assert str(world["project"]) in listed.stdout  # the SessionStart hook prewarmed the project's daemon
+
+
+def _claude_doctor(claude_bin, world) -> str:
+    """``claude doctor`` needs a TTY (FACTS.md): run it in a detached tmux session and read the pane."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        pytest.skip("tmux is not installed (claude doctor needs a TTY)")
+    env = claude_env(world["home"])
+    session = f"cgdoctor{os.getpid()}{time.monotonic_ns() % 100000}"
+    command = f"cd {shlex.quote(str(world['project']))} && {shlex.quote(str(claude_bin))} doctor; sleep 60"
+    subprocess.run(
+        [tmux, "new-session", "-d", "-s", session, "-x", "200", "-y", "150", command], env=env, check=True
+    )
+    try:
+        deadline = time.monotonic() + 45
+        pane = ""
+        while time.monotonic() < deadline:
+            pane = subprocess.run(
+                [tmux, "capture-pane", "-p", "-S", "-", "-t", session], capture_output=True, text=True
+            ).stdout
+            if "Enter to close" in pane:
+                return pane
+            time.sleep(0.5)
+        raise AssertionError(f"claude doctor did not finish:\n{pane}")
+    finally:
+        subprocess.run([tmux, "kill-session", "-t", session], capture_output=True)
+
+
+@pytest.mark.parametrize("scope", ["user", "local"])
+def test_claude_doctor_finds_no_invalid_settings_after_install_with_both_hooks(claude_bin, world, scope):
+    _install(world, scope, prewarm=True, redirect_reads=True)
+    pane = _claude_doctor(claude_bin, world)
+    assert "Diagnostics" in pane
+    assert "Invalid settings" not in pane, pane
+
+
+def test_claude_doctor_does_flag_a_hook_with_a_wrongly_typed_timeout(claude_bin, world):
+    _install(world, "user", prewarm=True)
+    settings = world["home"] / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace('"timeout": 10', '"timeout": "ten"'))
+    assert "Invalid settings" in _claude_doctor(claude_bin, world)  # the check above can fail

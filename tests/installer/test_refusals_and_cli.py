@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -97,7 +98,9 @@ def test_cli_json_output_lists_files_and_statuses(tmp_path):
     result = _invoke(home, project, "install", "vscode", "--json")
     data = json.loads(result.output)
     assert data["written"] is True
-    assert data["files"] == [{"path": str(project / ".vscode" / "mcp.json"), "status": "create"}]
+    (change,) = data["files"]
+    assert (change["path"], change["status"]) == (str(project / ".vscode" / "mcp.json"), "create")
+    assert '+    "codegraph": {' in change["diff"]
 
 
 def test_hook_flags_are_rejected_for_agents_without_hooks(tmp_path):
@@ -114,3 +117,72 @@ def test_uninstall_leaves_a_foreign_server_named_codegraph_alone(tmp_path):
     (home / ".claude.json").write_text(text)
     _invoke(home, project, "uninstall", "claude")
     assert (home / ".claude.json").read_text() == text
+
+
+def test_new_files_get_the_umask_mode_and_existing_files_keep_theirs(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    (home / ".claude.json").write_text("{}\n")
+    (home / ".claude.json").chmod(0o600)
+    _invoke(home, project, "install", "claude")
+    assert (home / ".claude.json").stat().st_mode & 0o777 == 0o600
+    created = home / ".claude" / "settings.json"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert created.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_uninstall_removes_the_agent_folder_its_deleted_file_left_empty(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    _invoke(home, project, "install", "vscode")
+    assert (project / ".vscode" / "mcp.json").exists()
+    _invoke(home, project, "uninstall", "vscode")
+    assert list(project.iterdir()) == []
+
+
+def test_doctor_without_a_target_reports_only_installed_agents_and_fails_when_there_are_none(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    empty = _invoke(home, project, "doctor", "--no-connect")
+    assert empty.exit_code == 1 and "not installed for any agent" in empty.output
+    _invoke(home, project, "install", "gemini")
+    report = _invoke(home, project, "doctor", "--no-connect", "--json")
+    assert [r["target"] for r in json.loads(report.output)] == ["gemini"]
+
+
+def test_the_codegraph_console_script_has_install_uninstall_and_doctor(tmp_path):
+    import subprocess
+    import sys
+
+    codegraph = Path(sys.executable).parent / "codegraph"
+    env = {**os.environ, "HOME": str(tmp_path)}
+    for command in ("install", "uninstall", "doctor"):
+        result = subprocess.run(
+            [codegraph, command, "--help"], capture_output=True, text=True, env=env, timeout=60
+        )
+        assert result.returncode == 0 and "--path" in result.stdout
+    result = subprocess.run(
+        [codegraph, "install", "opencode", "--dry-run", "--path", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert result.returncode == 0 and '"type": "local"' in result.stdout
+
+
+def test_uninstall_without_scope_removes_codegraph_from_every_scope(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    for scope in ("user", "local", "project"):
+        assert _invoke(home, project, "install", "claude", "--scope", scope).exit_code == 0
+    result = _invoke(home, project, "uninstall", "claude", "--json")
+    assert [o["scope"] for o in json.loads(result.output)] == ["user", "project", "local"]
+    left = (home / ".claude.json").read_text()
+    assert "codegraph" not in left and not (project / ".mcp.json").exists()
+    assert not (home / ".claude" / "settings.json").exists() and not (project / ".claude").exists()

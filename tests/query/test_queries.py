@@ -25,7 +25,11 @@ def test_explore_flow_connects_two_named_symbols(indexed):
     reader = indexed("python")
     result = explore.explore(reader, "how does QuerySet.get reach Query.build_filter")
     assert [n.qualified_name for n, _ in result.flow] == [
-        "QuerySet::get", "QuerySet::filter", "Query::add_q", "Query::build_filter"]
+        "QuerySet::get",
+        "QuerySet::filter",
+        "Query::add_q",
+        "Query::build_filter",
+    ]
 
 
 def test_explore_with_no_matching_symbol_says_why(indexed):
@@ -76,7 +80,12 @@ def test_trace_finds_the_call_path(indexed):
     result = graph.trace(reader, "double", "Subscriber.emit")
     # map's inline callback types `source: Observable<T>`, so source.subscribe resolves
     assert [s.node.qualified_name for s in result.path] == [
-        "double", "map", "Observable::subscribe", "Subscriber::next", "Subscriber::emit"]
+        "double",
+        "map",
+        "Observable::subscribe",
+        "Subscriber::next",
+        "Subscriber::emit",
+    ]
 
 
 def test_context_maps_chinese_words_to_identifiers(indexed):

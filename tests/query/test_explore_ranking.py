@@ -1,0 +1,232 @@
+"""explore's ranking on fixtures built to trip it (issue 3): declaration-only files that compete with an
+upload flow for the question's words (fixtures/repos/ambient-decls-ts), a heavily imported types file
+(fixtures/repos/displacement-ts), and the penalty rules themselves (generated ×0.3, hand-written
+ambient declarations ×0.5, min() of the two, tests ×0.5 on top, damp never drop)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegraph.index.indexer import index_project
+from codegraph.paths import ProjectPaths
+from codegraph.query import explore
+from codegraph.render import render
+from codegraph.store.reader import Reader
+from tests.conftest import copy_fixture
+
+REPO = Path(__file__).resolve().parents[2]
+PROBE = REPO / "scripts" / "agent-eval" / "probe_decl_only.py"
+
+ROUTE = "src/routes/upload.ts"
+STREAM = "src/storage/stream.ts"
+METADATA = "src/storage/metadata.ts"
+QUEUE = "src/queue/uploadQueue.ts"
+STORAGE_TYPES = "src/storage/types.ts"  # pure types, imported by the storage and queue code
+GENERATED_DECLS = "src/generated/upload-api.d.ts"  # banner, unreferenced
+HANDWRITTEN_DECLS = "src/types/upload-metadata.d.ts"  # no banner, unreferenced
+DECLARATION_ONLY = (GENERATED_DECLS, HANDWRITTEN_DECLS)
+
+# Prose flow questions (no identifiers) → the implementation files each one is about.
+FLOW_QUESTIONS = {
+    "how does a file upload get streamed to storage and queued": {ROUTE, STREAM, QUEUE},
+    "where is upload metadata recorded": {METADATA, ROUTE},
+    "what happens when the upload route receives a file": {ROUTE, STREAM},
+    "how is an upload queued for processing": {QUEUE, ROUTE},
+}
+TYPE_QUESTIONS = ["what does UploadMetadata contain", "which fields does UploadApiRequest carry",
+                  "how is ObjectMetadata filled in", "how is upload telemetry reported"]
+
+
+def _load_probe():
+    spec = importlib.util.spec_from_file_location("probe_decl_only", PROBE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _positions(ranking: explore.Ranking) -> dict[str, int]:
+    return {fs.path: i for i, fs in enumerate(ranking.files)}
+
+
+def _file(ranking: explore.Ranking, path: str) -> explore.FileScore:
+    return next(fs for fs in ranking.files if fs.path == path)
+
+
+@pytest.fixture
+def uploads(indexed) -> Reader:
+    return indexed("ambient-decls-ts")
+
+
+@pytest.mark.parametrize("question", sorted(FLOW_QUESTIONS))
+def test_prose_flow_question_ranks_declaration_only_files_below_the_implementation(uploads, question):
+    ranking = explore.rank(uploads, question)
+    pos = _positions(ranking)
+    last_implementation = max(pos[p] for p in FLOW_QUESTIONS[question])
+    for decl in DECLARATION_ONLY:
+        assert decl in pos, "damp, never drop: a declaration file stays a candidate"
+        assert pos[decl] > last_implementation, [(f.path, round(f.score, 4)) for f in ranking.files]
+
+
+def test_question_naming_a_declared_type_reaches_its_file_at_full_weight(uploads):
+    ranking = explore.rank(uploads, "what does UploadMetadata contain")
+    top = ranking.files[0]
+    assert top.path == HANDWRITTEN_DECLS
+    assert top.penalty == 1.0 and top.reasons == ["declarations (named in question: full weight)"]
+    result = explore.explore(uploads, "what does UploadMetadata contain")
+    assert HANDWRITTEN_DECLS in {s.path for s in result.sections}
+
+
+def test_naming_a_generated_type_lifts_only_the_declaration_damping(uploads):
+    fs = _file(explore.rank(uploads, "which fields does UploadApiRequest carry"), GENERATED_DECLS)
+    assert fs.penalty == 0.3
+    assert fs.reasons == ["generated", "declarations (named in question: full weight)"]
+
+
+def test_lowercase_prose_word_equal_to_a_declared_name_does_not_exempt(uploads):
+    # `telemetry` is a namespace in the hand-written declaration file; as a prose word it is no name
+    ranking = explore.rank(uploads, "how is upload telemetry reported")
+    assert "telemetry" in ranking.terms.words and "telemetry" not in ranking.terms.identifiers
+    fs = _file(ranking, HANDWRITTEN_DECLS)
+    assert fs.penalty == 0.5 and fs.reasons == ["declarations only"]
+
+
+@pytest.mark.parametrize("question", sorted(FLOW_QUESTIONS) + TYPE_QUESTIONS)
+def test_imported_pure_type_file_is_never_damped(uploads, question):
+    penalty, reasons = explore.file_penalty(uploads, STORAGE_TYPES, set())
+    assert (penalty, reasons) == (1.0, [])
+    ranking = explore.rank(uploads, question)
+    for fs in ranking.files:
+        if fs.path == STORAGE_TYPES:
+            assert fs.penalty == 1.0 and fs.reasons == []
+
+
+def test_route_handler_file_is_in_the_envelope_for_the_upload_question(uploads):
+    result = explore.explore(uploads, "how does a file upload get streamed to storage and queued")
+    assert ROUTE in {s.path for s in result.sections}
+    assert "export async function handleUpload(req: IncomingUpload)" in render(result)
+
+
+def test_declaration_penalties_are_generated_0_3_and_handwritten_0_5_combined_with_min(uploads):
+    assert explore.file_penalty(uploads, GENERATED_DECLS, set()) == (0.3, ["generated", "declarations only"])
+    assert explore.file_penalty(uploads, HANDWRITTEN_DECLS, set()) == (0.5, ["declarations only"])
+
+
+def _index_copy(tmp_path: Path, name: str, change=None) -> Reader:
+    root = copy_fixture(name, tmp_path)
+    if change is not None:
+        change(root)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    return Reader(root)
+
+
+def test_strip_banner_variant_damps_the_now_handwritten_declarations_by_half_not_0_3(tmp_path):
+    probe = _load_probe()
+    changed = []
+    reader = _index_copy(tmp_path, "ambient-decls-ts", lambda root: changed.extend(probe.strip_banners(root)))
+    with reader:
+        assert changed == [GENERATED_DECLS]
+        assert "DO NOT EDIT" not in (reader.root / GENERATED_DECLS).read_text()
+        assert explore.file_penalty(reader, GENERATED_DECLS, set()) == (0.5, ["declarations only"])
+        for question, implementation in FLOW_QUESTIONS.items():
+            pos = _positions(explore.rank(reader, question))
+            assert pos[GENERATED_DECLS] > max(pos[p] for p in implementation), question
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+@pytest.fixture
+def penalty_repo(tmp_path) -> Reader:
+    """Generated-by-name files, a test file, a generated test file and a plain module."""
+    root = tmp_path / "penalties"
+    _write(root, {
+        "app/api_pb2.py": "def build_request():\n    return 1\n",
+        "app/client.generated.ts": "export function createClient(): number {\n  return 1;\n}\n",
+        "app/service.py": "from app.api_pb2 import build_request\n\n\ndef serve():\n"
+                          "    return build_request()\n",
+        "tests/test_service.py": "from app.service import serve\n\n\ndef test_serve():\n"
+                                 "    assert serve() == 1\n",
+        "tests/test_api_pb2.py": "def test_fake():\n    assert True\n",
+        "go/api.pb.go": "package api\n\nfunc Build() int { return 1 }\n",
+    })
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as reader:
+        yield reader
+
+
+@pytest.mark.parametrize("path", ["app/api_pb2.py", "app/client.generated.ts", "go/api.pb.go"])
+def test_generated_path_suffixes_get_0_3_without_a_banner(penalty_repo, path):
+    assert "generated" not in (penalty_repo.root / path).read_text().lower()
+    assert explore.file_penalty(penalty_repo, path, set()) == (0.3, ["generated"])
+
+
+def test_tests_are_damped_by_half_separately_from_generated(penalty_repo):
+    assert explore.file_penalty(penalty_repo, "tests/test_service.py", set()) == (0.5, ["test"])
+    penalty, reasons = explore.file_penalty(penalty_repo, "tests/test_api_pb2.py", set())
+    assert penalty == pytest.approx(0.15) and reasons == ["generated", "test"]
+    assert explore.file_penalty(penalty_repo, "app/service.py", set()) == (1.0, [])
+
+
+def test_damped_files_stay_candidates_in_the_ranking(penalty_repo):
+    ranking = explore.rank(penalty_repo, "how does serve build_request")
+    paths = {fs.path for fs in ranking.files}
+    assert {"app/service.py", "app/api_pb2.py", "tests/test_service.py"} <= paths
+
+
+# ------------------------------------------------------------------------------ displacement-ts
+PIPELINE_TYPES = "src/pipeline/types.ts"
+
+
+@pytest.fixture
+def pipeline(indexed) -> Reader:
+    return indexed("displacement-ts")
+
+
+@pytest.mark.parametrize("question", ["how are records validated and enriched in the pipeline",
+                                      "how does validateRecords work", "what does StageResult hold"])
+def test_heavily_imported_types_file_keeps_full_weight(pipeline, question):
+    fs = _file(explore.rank(pipeline, question), PIPELINE_TYPES)
+    assert fs.penalty == 1.0 and fs.reasons == []
+
+
+def test_question_naming_a_stage_ranks_that_stage_above_the_shared_types_file(pipeline):
+    ranking = explore.rank(pipeline, "how does validateRecords work")
+    assert ranking.files[0].path == "src/stages/validate.ts"
+    result = explore.explore(pipeline, "how does validateRecords work", max_chars=3000)
+    assert [s.path for s in result.sections][0] == "src/stages/validate.ts"
+
+
+@pytest.mark.parametrize("question, stage", [
+    ("how are records validated and enriched in the pipeline", "src/stages/validate.ts"),
+    ("where are records parsed and written", "src/stages/parse.ts"),
+])
+def test_prose_question_ranks_the_stages_it_names_next_to_the_types_they_share(pipeline, question, stage):
+    pos = _positions(explore.rank(pipeline, question))
+    assert pos[stage] <= 2
+    assert pos[stage] < pos["src/pipeline/run.ts"]
+
+
+@pytest.mark.xfail(strict=True, reason="known limit (issue 3): prose words that every type name shares "
+                   "(records, pipeline) pour the walk into the shared types file, which then ranks first "
+                   "and, at a tight budget, is the only source shown")
+def test_prose_question_about_one_stage_shows_that_stage_before_the_shared_types_file(pipeline):
+    result = explore.explore(pipeline, "how are records validated in the pipeline", max_chars=3000)
+    assert [s.path for s in result.sections][:1] == ["src/stages/validate.ts"]
+
+
+# ------------------------------------------------------------------------------ the probe
+def test_probe_prints_the_same_numbers_on_every_run():
+    runs = [subprocess.run([sys.executable, str(PROBE), *args], capture_output=True, text=True, check=True,
+                           cwd=REPO).stdout for args in ([], [], ["--variant", "strip-banner"])]
+    assert runs[0] == runs[1]
+    assert "penalty" in runs[0] and HANDWRITTEN_DECLS in runs[0]
+    assert "[generated; declarations only]" in runs[0]
+    assert "[generated; declarations only]" not in runs[2] and runs[2] != runs[0]
