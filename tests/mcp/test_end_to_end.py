@@ -154,3 +154,28 @@ def test_eight_concurrent_calls_from_several_proxies_succeed_while_the_index_is_
         text = _text(result)
         assert not result.is_error, text
         assert "locked" not in text and "internal error" not in text
+
+
+def test_after_the_daemon_is_killed_the_same_session_keeps_answering_from_the_index(
+    tmp_path, real_env, stop_daemons
+):
+    import signal
+
+    from codegraph.mcp import daemon
+    from codegraph.paths import ProjectPaths
+
+    root = tmp_path / "small"
+    _write_modules(root, 30)
+    _init(root, real_env)
+
+    async def body(session):
+        before = await session.call_tool("codegraph_callers", {"symbol": "helper_3"})
+        pid = daemon.read_pid(ProjectPaths(root))
+        os.kill(pid, signal.SIGKILL)
+        await anyio.sleep(0.2)
+        after = await session.call_tool("codegraph_callers", {"symbol": "helper_3"})
+        return before, after, pid
+
+    before, after, pid = anyio.run(_session, root, real_env, body)
+    assert pid and not before.is_error and not after.is_error
+    assert _text(before) == _text(after) and "Service3" in _text(after)
