@@ -311,7 +311,8 @@ def spawn(root: Path) -> int:
     # The proxy decides which tools its client may call; the shared daemon serves every tool.
     env["CODEGRAPH_MCP_TOOLS"] = "all"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "codegraph.mcp.daemon", "--detach", os.fspath(root)],
+        # -c, not -m: running the module as __main__ would import it twice.
+        [sys.executable, "-c", "from codegraph.mcp.daemon import main; main()", "--detach", os.fspath(root)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
