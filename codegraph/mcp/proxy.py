@@ -104,8 +104,8 @@ class Proxy:
         except IndexMissing:
             self.paths = None  # no index: every call gets the handler's fast "not indexed" answer
             self.root = Path(start).resolve()
-        use_daemon = self.paths is not None and self.env.get("CODEGRAPH_NO_DAEMON", "") not in ("1", "true")
-        self.state = CONNECTING if use_daemon else LOCAL
+        self._no_daemon = self.env.get("CODEGRAPH_NO_DAEMON", "") in ("1", "true")
+        self.state = CONNECTING if self.paths is not None and not self._no_daemon else LOCAL
         self.enabled = set(tools.enabled_tool_names(self.env))
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -185,6 +185,8 @@ class Proxy:
     def route_call(self, message: dict, size: int) -> None:
         params = message.get("params")
         name = params.get("name") if isinstance(params, dict) else None
+        if self.paths is None and not self._no_daemon:
+            self._index_appeared()
         with self._lock:
             self._outstanding += 1
             if name not in self.enabled or self.state == LOCAL:
@@ -202,6 +204,20 @@ class Proxy:
                     self._write(self._busy(message))
             else:
                 self._send_to_daemon(message)
+
+    def _index_appeared(self) -> None:
+        """A session that began without an index switches to the daemon once one exists (a
+        background ``codegraph init`` started with the session finishes)."""
+        try:
+            paths = find_root(self.root)
+        except IndexMissing:
+            return
+        with self._lock:
+            if self.paths is not None or self.state != LOCAL:
+                return
+            self.paths, self.root, self.state = paths, paths.root, CONNECTING
+        self._connector = threading.Thread(target=self._connect, name="codegraph-connect", daemon=True)
+        self._connector.start()
 
     def _busy(self, message: dict) -> dict:
         return protocol.result(

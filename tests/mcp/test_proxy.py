@@ -81,10 +81,10 @@ def thread_daemon(project):
     """Start (on demand) a daemon for ``project`` in a thread; stop it at teardown."""
     started = []
 
-    def start(handler=None, delay=0.0):
+    def start(handler=None, delay=0.0, root=None):
         def run():
             time.sleep(delay)
-            d = daemon.Daemon(project, handler=handler or _handler("daemon"), idle=0)
+            d = daemon.Daemon(root or project, handler=handler or _handler("daemon"), idle=0)
             started.append(d)
             d.serve()
 
@@ -262,4 +262,20 @@ def test_a_daemon_call_unanswered_past_the_call_timeout_gets_an_error_result(pro
     answer = s.receive(2, timeout=3)[1]
     assert answer["id"] == call and answer["result"]["isError"] is True
     assert "did not answer" in answer["result"]["content"][0]["text"]
+    s.close()
+
+
+def test_a_session_started_before_the_index_existed_moves_to_the_daemon_once_it_does(
+    no_index_dir, thread_daemon
+):
+    s = Session(no_index_dir, spawn=lambda _root: thread_daemon(root=no_index_dir))
+    s.send("initialize", {})
+    s.call("before")
+    before = s.receive(2)[1]
+    (no_index_dir / ".codegraph").mkdir()
+    (no_index_dir / ".codegraph" / "codegraph.db").write_bytes(b"")
+    s.call("after")
+    (after,) = s.receive(1)
+    assert before["result"]["structuredContent"]["where"] == "in-process"
+    assert after["result"]["structuredContent"]["where"] == "daemon"
     s.close()
