@@ -45,7 +45,9 @@ def load_config(root: Path) -> ProjectConfig:
         raise ConfigUnparsable(f"{path}: the top level must be a JSON object")
     vocab = data.get("vocabulary", {})
     if not isinstance(vocab, dict) or not all(
-            isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v) for k, v in vocab.items()):
+        isinstance(k, str) and isinstance(v, list) and all(isinstance(x, str) for x in v)
+        for k, v in vocab.items()
+    ):
         raise ConfigUnparsable(f"{path}: 'vocabulary' must map words to lists of identifiers")
     exclude = data.get("exclude", [])
     if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):

@@ -14,7 +14,13 @@ CALLABLE_KINDS = frozenset({"function", "method", "class"})
 CONTAINER_KINDS = frozenset({"file", "module", "class", "interface", "enum", "namespace"})
 TYPE_KINDS = frozenset({"class", "interface", "type_alias", "enum", "namespace"})
 EDGE_KINDS = (
-    "contains", "imports", "calls", "instantiates", "extends", "implements", "references",
+    "contains",
+    "imports",
+    "calls",
+    "instantiates",
+    "extends",
+    "implements",
+    "references",
 )
 
 

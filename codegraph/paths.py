@@ -15,7 +15,9 @@ from codegraph.errors import IndexMissing, PathOutsideRoot, RefusedRoot
 DIR_NAME = ".codegraph"
 DB_NAME = "codegraph.db"
 # The reference CLI writes exactly this .gitignore into .codegraph/ (everything but itself ignored).
-GITIGNORE_TEXT = "# CodeGraph data files\n# This directory should not be committed to version control\n*\n!.gitignore\n"
+GITIGNORE_TEXT = (
+    "# CodeGraph data files\n# This directory should not be committed to version control\n*\n!.gitignore\n"
+)
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,7 @@ def find_root(start: str | os.PathLike[str] | None = None) -> ProjectPaths:
     for candidate in (here, *here.parents):
         if (candidate / DIR_NAME / DB_NAME).is_file():
             return ProjectPaths(candidate)
-    raise IndexMissing(
-        f"No codegraph index at or above {here}. Run `codegraph init {here}` to build one."
-    )
+    raise IndexMissing(f"No codegraph index at or above {here}. Run `codegraph init {here}` to build one.")
 
 
 def init_root(path: str | os.PathLike[str] | None, *, force: bool = False) -> ProjectPaths:

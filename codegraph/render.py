@@ -12,6 +12,7 @@ from codegraph.query import basic, explore, file_view, graph
 
 def to_data(result) -> dict:
     """A JSON-safe dict of any result dataclass (nodes become plain dicts)."""
+
     def conv(value):
         if dataclasses.is_dataclass(value):
             return {f.name: conv(getattr(value, f.name)) for f in dataclasses.fields(value)}
@@ -54,8 +55,11 @@ def _relation(r: graph.RelationResult) -> str:
         d = g.definition
         out.append(f"{_name(d)} {d.file_path}:{d.start_line}-{d.end_line} — {verb} {g.total}:")
         if not g.sites:
-            hint = "no resolved callers in the project" if r.operation == "callers" else \
-                "no calls into project code (calls to libraries and untyped receivers stay unresolved)"
+            hint = (
+                "no resolved callers in the project"
+                if r.operation == "callers"
+                else "no calls into project code (calls to libraries and untyped receivers stay unresolved)"
+            )
             out.append(f"  ({hint})")
         for s in g.sites:
             new = " [new]" if s.kind == "instantiates" else ""
@@ -82,8 +86,10 @@ def _impact(r: graph.ImpactResult) -> str:
 
 def _trace(r: graph.TraceResult) -> str:
     if not r.path:
-        return (f"No call path from '{r.start}' to '{r.end}' within the search ({r.searched} symbols reached). "
-                "Calls through untyped receivers or dynamic dispatch are not in the graph.")
+        return (
+            f"No call path from '{r.start}' to '{r.end}' within the search ({r.searched} symbols reached). "
+            "Calls through untyped receivers or dynamic dispatch are not in the graph."
+        )
     out = [f"{r.start} → {r.end} ({len(r.path) - 1} hops):"]
     for i, s in enumerate(r.path):
         via = f" (called at line {s.line})" if i and s.line else ""
@@ -94,8 +100,10 @@ def _trace(r: graph.TraceResult) -> str:
 def _search(r: basic.SearchResult) -> str:
     if not r.hits:
         return f"No symbol matches '{r.query}'."
-    return "\n".join(f"{_name(n)}  {n.file_path}:{n.start_line}" + (f"  {n.signature}" if n.signature else "")
-                     for n, _ in r.hits)
+    return "\n".join(
+        f"{_name(n)}  {n.file_path}:{n.start_line}" + (f"  {n.signature}" if n.signature else "")
+        for n, _ in r.hits
+    )
 
 
 def _files(r: basic.FilesResult) -> str:
@@ -122,18 +130,26 @@ def _status(r: basic.StatusResult) -> str:
     if r.running:
         done, total = r.running.get("done"), r.running.get("total")
         where = f" ({done}/{total} files parsed)" if total else ""
-        out.append(f"indexing now: pid {r.running['pid']}, {r.running.get('phase', 'running')}{where}; the answers "
-                   "below come from the last complete index until it finishes")
+        out.append(
+            f"indexing now: pid {r.running['pid']}, {r.running.get('phase', 'running')}{where}; the answers "
+            "below come from the last complete index until it finishes"
+        )
     elif m.get("index_state") == "indexing":
-        out.append("note: the last index run did not finish (it was stopped or crashed); this is the last complete "
-                   "index — run `codegraph sync`")
+        out.append(
+            "note: the last index run did not finish (it was stopped or crashed); this is the last complete "
+            "index — run `codegraph sync`"
+        )
     elif m.get("index_state") == "failed":
-        out.append("note: the last index run failed; this is the last complete index — see `codegraph sync` output")
+        out.append(
+            "note: the last index run failed; this is the last complete index — see `codegraph sync` output"
+        )
     if r.skipped:
         out.append("skipped: " + ", ".join(f"{v} {k}" for k, v in r.skipped.items()))
     if r.added or r.modified or r.deleted:
-        out.append(f"stale: {len(r.added)} added, {len(r.modified)} modified, {len(r.deleted)} deleted since the "
-                   "last index — run `codegraph sync`")
+        out.append(
+            f"stale: {len(r.added)} added, {len(r.modified)} modified, {len(r.deleted)} deleted since the "
+            "last index — run `codegraph sync`"
+        )
         for label, items in (("added", r.added), ("modified", r.modified), ("deleted", r.deleted)):
             out += [f"  {label}: {p}" for p in items[:20]]
     else:
@@ -152,15 +168,19 @@ def _node(r: basic.NodeResult) -> str:
     out.append(r.source)
     if r.members:
         out.append(f"members ({len(r.members)}):")
-        out += [f"  {m.start_line}\t{m.name} ({m.kind}){' ' + m.signature if m.signature else ''}"
-                for m in r.members[:80]]
+        out += [
+            f"  {m.start_line}\t{m.name} ({m.kind}){' ' + m.signature if m.signature else ''}"
+            for m in r.members[:80]
+        ]
     out.append(f"called by ({r.callers_total}):" + ("" if r.callers else " none resolved"))
     out += [f"  {_name(s.node)}  {_loc(s.node, s.line)}" for s in r.callers]
     out.append(f"calls ({r.callees_total}):" + ("" if r.callees else " none resolved"))
     out += [f"  {_name(s.node)}  {_loc(s.node)}" for s in r.callees]
     if r.others:
-        out.append("other definitions of this name: " + "; ".join(
-            f"{o.qualified_name} {o.file_path}:{o.start_line}" for o in r.others[:10]))
+        out.append(
+            "other definitions of this name: "
+            + "; ".join(f"{o.qualified_name} {o.file_path}:{o.start_line}" for o in r.others[:10])
+        )
     return "\n".join(out)
 
 
@@ -176,7 +196,10 @@ def _explore(r: explore.ExploreResult) -> str:
     if r.blast:
         out.append("\n## Blast radius")
         for seed, sites, tests in r.blast:
-            callers = ", ".join(f"{n.qualified_name} ({_loc(n, line)})" for n, line in sites) or "no resolved callers"
+            callers = (
+                ", ".join(f"{n.qualified_name} ({_loc(n, line)})" for n, line in sites)
+                or "no resolved callers"
+            )
             line = f"- {seed.qualified_name}: called by {callers}"
             if tests:
                 line += f"; tests: {', '.join(tests)}"

@@ -32,12 +32,15 @@ def test_exclude_patterns_keep_tracked_paths_out_with_a_reason(tmp_path):
         assert reader.skipped()["shop/sitemaps/__init__.py"] == "excluded by codegraph.json"
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ('{"vocabulary": {"a": ["b"]},\n  oops}', "codegraph.json:2: not valid JSON"),
-    ("[1, 2]", "must be a JSON object"),
-    ('{"vocabulary": {"a": "b"}}', "'vocabulary' must map words"),
-    ('{"exclude": "dist/"}', "'exclude' must be a list"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('{"vocabulary": {"a": ["b"]},\n  oops}', "codegraph.json:2: not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"vocabulary": {"a": "b"}}', "'vocabulary' must map words"),
+        ('{"exclude": "dist/"}', "'exclude' must be a list"),
+    ],
+)
 def test_a_bad_config_is_refused_naming_the_file(tmp_path, text, fragment):
     (tmp_path / "codegraph.json").write_text(text)
     with pytest.raises(ConfigUnparsable) as info:

@@ -36,15 +36,31 @@ def _options(fn):
     options = [
         click.argument("path", required=False, type=click.Path(file_okay=False)),
         click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout."),
-        click.option("--max-bytes", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-                     help="Skip files larger than this."),
-        click.option("--verify", type=click.Choice(["mtime", "hash"]), default="mtime", show_default=True,
-                     help="How unchanged files are recognised: size+mtime, or also sha256."),
-        click.option("--background", is_flag=True,
-                     help="Run detached and return at once (joins a run already going); see `codegraph status`."),
-        click.option("--auto-background", is_flag=True,
-                     help="Run detached only above CODEGRAPH_BACKGROUND_THRESHOLD source files (default 1000); "
-                          "for tools and hooks."),
+        click.option(
+            "--max-bytes",
+            type=click.IntRange(min=1),
+            default=1_000_000,
+            show_default=True,
+            help="Skip files larger than this.",
+        ),
+        click.option(
+            "--verify",
+            type=click.Choice(["mtime", "hash"]),
+            default="mtime",
+            show_default=True,
+            help="How unchanged files are recognised: size+mtime, or also sha256.",
+        ),
+        click.option(
+            "--background",
+            is_flag=True,
+            help="Run detached and return at once (joins a run already going); see `codegraph status`.",
+        ),
+        click.option(
+            "--auto-background",
+            is_flag=True,
+            help="Run detached only above CODEGRAPH_BACKGROUND_THRESHOLD source files (default 1000); "
+            "for tools and hooks.",
+        ),
         click.option("--background-child", is_flag=True, hidden=True),
     ]
     for decorator in reversed(options):
@@ -60,7 +76,9 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
     if opts["background"] and not opts["background_child"]:
         started = background.start_background(paths, command)
         verb = "joined the index run already going" if started.joined else "indexing in the background"
-        click.echo(f"{verb} (pid {started.pid}) for {paths.root}; `codegraph status` shows progress", err=True)
+        click.echo(
+            f"{verb} (pid {started.pid}) for {paths.root}; `codegraph status` shows progress", err=True
+        )
         return
     kwargs = dict(full=full, max_bytes=opts["max_bytes"], verify_hash=opts["verify"] == "hash")
     if opts["background_child"]:

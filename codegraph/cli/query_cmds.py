@@ -6,8 +6,8 @@ import click
 
 from codegraph.config import load_config
 from codegraph.query import basic, file_view, graph
-from codegraph.query.freshness import banner, changed_files, cited_paths
 from codegraph.query import explore as explore_mod
+from codegraph.query.freshness import banner, changed_files, cited_paths
 from codegraph.render import render, to_data, to_json
 from codegraph.store.reader import Reader
 
@@ -23,8 +23,13 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
 
 def _common(fn):
     fn = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(fn)
-    fn = click.option("--path", "-p", "path", type=click.Path(file_okay=False),
-                      help="Project directory (default: here; the nearest index at or above is used).")(fn)
+    fn = click.option(
+        "--path",
+        "-p",
+        "path",
+        type=click.Path(file_okay=False),
+        help="Project directory (default: here; the nearest index at or above is used).",
+    )(fn)
     return fn
 
 
@@ -38,8 +43,9 @@ def search_cmd(text, kind, limit, path, as_json):
     _run(path, as_json, basic.search, text, kind=kind, limit=limit)
 
 
-query_cmd = click.Command("query", callback=search_cmd.callback, params=search_cmd.params,
-                          help="Alias of search.")
+query_cmd = click.Command(
+    "query", callback=search_cmd.callback, params=search_cmd.params, help="Alias of search."
+)
 
 
 @click.command("callers")
@@ -85,7 +91,9 @@ def trace_cmd(start, end, max_depth, path, as_json):
 @click.command("node")
 @click.argument("symbol", required=False)
 @click.option("--file", "file", help="With SYMBOL: narrow to this file. Alone: show the file as Read would.")
-@click.option("--line", type=click.IntRange(min=1), help="Narrow an ambiguous symbol to the one spanning LINE.")
+@click.option(
+    "--line", type=click.IntRange(min=1), help="Narrow an ambiguous symbol to the one spanning LINE."
+)
 @click.option("--offset", type=click.IntRange(min=1), help="File view: first line (1-based).")
 @click.option("--limit", type=click.IntRange(1, 100000), help="File view: number of lines (default 2000).")
 @click.option("--symbols-only", is_flag=True, help="File view: the symbol map instead of the source.")
@@ -119,12 +127,19 @@ def status_cmd(path, as_json):
 
 @click.command("explore")
 @click.argument("question")
-@click.option("--max-chars", type=click.IntRange(1000, 25000), help="Envelope budget (default: by repo size).")
+@click.option(
+    "--max-chars", type=click.IntRange(1000, 25000), help="Envelope budget (default: by repo size)."
+)
 @_common
 def explore_cmd(question, max_chars, path, as_json):
     """Answer QUESTION with the most relevant current source (an envelope)."""
-    _run(path, as_json, lambda r: explore_mod.explore(r, question, max_chars=max_chars,
-                                                      extra_vocab=load_config(r.root).vocabulary))
+    _run(
+        path,
+        as_json,
+        lambda r: explore_mod.explore(
+            r, question, max_chars=max_chars, extra_vocab=load_config(r.root).vocabulary
+        ),
+    )
 
 
 @click.command("context")
@@ -133,9 +148,23 @@ def explore_cmd(question, max_chars, path, as_json):
 @_common
 def context_cmd(task, limit, path, as_json):
     """TASK in plain words (English or Chinese) → the most relevant symbols."""
-    _run(path, as_json, lambda r: explore_mod.context(r, task, limit=limit,
-                                                      extra_vocab=load_config(r.root).vocabulary))
+    _run(
+        path,
+        as_json,
+        lambda r: explore_mod.context(r, task, limit=limit, extra_vocab=load_config(r.root).vocabulary),
+    )
 
 
-COMMANDS = [search_cmd, query_cmd, callers_cmd, callees_cmd, impact_cmd, trace_cmd, node_cmd, files_cmd,
-            status_cmd, explore_cmd, context_cmd]
+COMMANDS = [
+    search_cmd,
+    query_cmd,
+    callers_cmd,
+    callees_cmd,
+    impact_cmd,
+    trace_cmd,
+    node_cmd,
+    files_cmd,
+    status_cmd,
+    explore_cmd,
+    context_cmd,
+]

@@ -113,8 +113,11 @@ def progress_writer(paths: ProjectPaths):
             return
         last[0] = now
         tmp = target.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"phase": "parsing", "done": done, "total": total, "started": started,
-                                   "pid": os.getpid()}))
+        tmp.write_text(
+            json.dumps(
+                {"phase": "parsing", "done": done, "total": total, "started": started, "pid": os.getpid()}
+            )
+        )
         os.replace(tmp, target)
 
     return write
@@ -147,8 +150,10 @@ def start_background(paths: ProjectPaths, command: str = "sync") -> BackgroundSt
     if holder is not None:
         return BackgroundStart(int(holder["pid"]), True)
     paths.dir.mkdir(parents=True, exist_ok=True)
-    pid = spawn_detached([sys.executable, "-m", "codegraph", command, str(paths.root), "--background-child"],
-                         cwd=str(paths.root))
+    pid = spawn_detached(
+        [sys.executable, "-m", "codegraph", command, str(paths.root), "--background-child"],
+        cwd=str(paths.root),
+    )
     return BackgroundStart(pid, False)
 
 
@@ -164,6 +169,12 @@ def spawn_detached(argv: list[str], *, cwd: str) -> int:
     """Start ``argv`` fully detached (new session, stdio on /dev/null, no inherited fds) through a
     short-lived launcher, so the process is re-parented to init and never becomes our zombie.
     Returns its pid."""
-    out = subprocess.run([sys.executable, "-c", _LAUNCHER, cwd, *argv], capture_output=True, text=True,
-                         check=True, timeout=30, stdin=subprocess.DEVNULL)
+    out = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, cwd, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
     return int(out.stdout.strip())

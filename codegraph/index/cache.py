@@ -17,12 +17,15 @@ _IMPORT_FIELDS = ImportBinding.__slots__
 
 def encode(fx: FileExtraction) -> bytes:
     payload = [
-        fx.path, fx.language,
+        fx.path,
+        fx.language,
         [[getattr(n, f) for f in _NODE_FIELDS] for n in fx.nodes],
         fx.contains,
         [[getattr(r, f) for f in _REF_FIELDS] for r in fx.refs],
         [[getattr(b, f) for f in _IMPORT_FIELDS] for b in fx.imports],
-        fx.errors, fx.assigned_types, fx.exports,
+        fx.errors,
+        fx.assigned_types,
+        fx.exports,
     ]
     return zlib.compress(json.dumps(payload, separators=(",", ":")).encode(), 1)
 
@@ -30,7 +33,8 @@ def encode(fx: FileExtraction) -> bytes:
 def decode(data: bytes) -> FileExtraction:
     path, language, nodes, contains, refs, imports, errors, typed, exports = json.loads(zlib.decompress(data))
     return FileExtraction(
-        path=path, language=language,
+        path=path,
+        language=language,
         nodes=[Node(*row) for row in nodes],
         contains=[tuple(c) for c in contains],
         refs=[Ref(*row) for row in refs],

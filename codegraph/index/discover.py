@@ -20,11 +20,36 @@ import pathspec
 from codegraph.index.languages import language_for
 from codegraph.index.sensitive import is_secret
 
-DEFAULT_IGNORED_DIRS = frozenset({
-    "node_modules", "dist", "build", ".venv", "venv", "__pycache__", "target", "vendor", ".git", ".hg",
-    ".svn", ".codegraph", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".next", ".nuxt",
-    "coverage", ".cache", "bower_components", ".idea", ".vscode", "site-packages", ".eggs",
-})
+DEFAULT_IGNORED_DIRS = frozenset(
+    {
+        "node_modules",
+        "dist",
+        "build",
+        ".venv",
+        "venv",
+        "__pycache__",
+        "target",
+        "vendor",
+        ".git",
+        ".hg",
+        ".svn",
+        ".codegraph",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".next",
+        ".nuxt",
+        "coverage",
+        ".cache",
+        "bower_components",
+        ".idea",
+        ".vscode",
+        "site-packages",
+        ".eggs",
+    }
+)
 DEFAULT_MAX_BYTES = 1_000_000
 MINIFIED_AVG_LINE = 500
 
@@ -51,7 +76,9 @@ def _git_candidates(root: Path) -> list[str] | None:
     try:
         proc = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "-co", "--exclude-standard"],
-            capture_output=True, timeout=60, check=False,
+            capture_output=True,
+            timeout=60,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -70,7 +97,7 @@ def _walk_candidates(root: Path) -> list[str]:
         for prefix, spec in specs:
             if prefix and not rel.startswith(prefix):
                 continue
-            sub = rel[len(prefix):] + ("/" if is_dir else "")
+            sub = rel[len(prefix) :] + ("/" if is_dir else "")
             result = spec.check_file(sub)
             if result.include is not None:
                 hit = bool(result.include)

@@ -27,8 +27,13 @@ TS_CLASS_KINDS = {
     "type_alias_declaration": "type_alias",
     "internal_module": "namespace",
 }
-TS_METHOD_TYPES = {"method_definition", "method_signature", "abstract_method_signature", "public_field_definition",
-                   "field_definition"}
+TS_METHOD_TYPES = {
+    "method_definition",
+    "method_signature",
+    "abstract_method_signature",
+    "public_field_definition",
+    "field_definition",
+}
 CONTAINER_KINDS = {"class", "interface", "enum", "namespace"}
 
 
@@ -58,8 +63,11 @@ def _dotted(node) -> str | None:
                 return None
             parts.append(_text(prop))
             node = node.child_by_field_name("object")
-        elif t == "call" and node.child_by_field_name("function") is not None and \
-                _text(node.child_by_field_name("function")) == "super":
+        elif (
+            t == "call"
+            and node.child_by_field_name("function") is not None
+            and _text(node.child_by_field_name("function")) == "super"
+        ):
             parts.append("super()")
             break
         else:
@@ -92,7 +100,9 @@ class _Extractor:
         self.out = FileExtraction(path=path, language=language)
         self.file_id = node_id(path, "file", "", 0)
         self.defs: list[_Def] = []
-        self.pending_refs: list[tuple[int, str, str, int, int, str | None]] = []  # (byte, kind, name, line, col, recv)
+        self.pending_refs: list[
+            tuple[int, str, str, int, int, str | None]
+        ] = []  # (byte, kind, name, line, col, recv)
         self.typed: list[tuple[int, str, str]] = []  # (byte, variable, type/constructor name)
         self.class_refs: list[tuple[_Def, str, str, object]] = []  # (class def, kind, name, ts node)
 
@@ -105,10 +115,18 @@ class _Extractor:
         tree = parser_for(self.grammar).parse(self.source)
         root = tree.root_node
         line_count = self.source.count(b"\n") + 1
-        self.out.nodes.append(Node(
-            id=self.file_id, kind="file", name=self.path.rsplit("/", 1)[-1], qualified_name=self.path,
-            file_path=self.path, language=self.language, start_line=1, end_line=line_count,
-        ))
+        self.out.nodes.append(
+            Node(
+                id=self.file_id,
+                kind="file",
+                name=self.path.rsplit("/", 1)[-1],
+                qualified_name=self.path,
+                file_path=self.path,
+                language=self.language,
+                start_line=1,
+                end_line=line_count,
+            )
+        )
         if root.has_error:
             self.out.errors.append("syntax errors (partial extraction)")
         captures = QueryCursor(query_for(self.grammar)).captures(root)
@@ -124,12 +142,24 @@ class _Extractor:
     def _nest(self) -> None:
         """Assign each definition its innermost enclosing definition and build nodes + contains edges."""
         # TS overload signatures add nothing next to their implementation: keep the implementation only
-        implemented = {(d.name, d.ts.type) for d in self.defs if d.ts.type in ("function_declaration",
-                                                                              "method_definition")}
-        self.defs = [d for d in self.defs if not (
-            (d.ts.type == "function_signature" and (d.name, "function_declaration") in implemented)
-            or (d.ts.type == "method_signature" and d.ts.parent is not None and d.ts.parent.type == "class_body"
-                and (d.name, "method_definition") in implemented))]
+        implemented = {
+            (d.name, d.ts.type)
+            for d in self.defs
+            if d.ts.type in ("function_declaration", "method_definition")
+        }
+        self.defs = [
+            d
+            for d in self.defs
+            if not (
+                (d.ts.type == "function_signature" and (d.name, "function_declaration") in implemented)
+                or (
+                    d.ts.type == "method_signature"
+                    and d.ts.parent is not None
+                    and d.ts.parent.type == "class_body"
+                    and (d.name, "method_definition") in implemented
+                )
+            )
+        ]
         self.defs.sort(key=lambda d: (d.start, -d.end))
         stack: list[_Def] = []
         seen: set[str] = set()
@@ -157,7 +187,9 @@ class _Extractor:
             seen.add(nid)
             d.node = self._make_node(d, nid, kind, qualified)
             self.out.nodes.append(d.node)
-            parent_id = d.parent.node.id if d.parent is not None and d.parent.node is not None else self.file_id
+            parent_id = (
+                d.parent.node.id if d.parent is not None and d.parent.node is not None else self.file_id
+            )
             self.out.contains.append((parent_id, nid))
             stack.append(d)
 
@@ -180,8 +212,16 @@ class _Extractor:
         for d, kind, name, ts in self.class_refs:
             if d.node is None:
                 continue
-            self.out.refs.append(Ref(d.node.id, kind, name[:MAX_REF_NAME], ts.start_point[0] + 1, ts.start_point[1],
-                                     name.rsplit(".", 1)[0] if "." in name else None))
+            self.out.refs.append(
+                Ref(
+                    d.node.id,
+                    kind,
+                    name[:MAX_REF_NAME],
+                    ts.start_point[0] + 1,
+                    ts.start_point[1],
+                    name.rsplit(".", 1)[0] if "." in name else None,
+                )
+            )
         for byte, var, type_name in self.typed:
             d = self._enclosing(byte)
             if var.startswith(("self.", "this.")):
@@ -217,10 +257,18 @@ class _Extractor:
             if decos:
                 decorators = [_squash(_text(c)[1:], 120) for c in decos]
         node = Node(
-            id=nid, kind=kind, name=d.name, qualified_name=qualified, file_path=self.path,
-            language=self.language, start_line=d.line, end_line=ts.end_point[0] + 1,
-            start_column=d.col, end_column=ts.end_point[1],
-            decorators=decorators or None, is_exported=exported,
+            id=nid,
+            kind=kind,
+            name=d.name,
+            qualified_name=qualified,
+            file_path=self.path,
+            language=self.language,
+            start_line=d.line,
+            end_line=ts.end_point[0] + 1,
+            start_column=d.col,
+            end_column=ts.end_point[1],
+            decorators=decorators or None,
+            is_exported=exported,
         )
         if kind in ("function", "method"):
             self._function_details(node, ts)
@@ -264,7 +312,9 @@ class _Extractor:
             node.docstring = self._py_docstring(fn.child_by_field_name("body"))
             if node.decorators:
                 node.is_static = "staticmethod" in node.decorators
-                node.is_abstract = "abc.abstractmethod" in node.decorators or "abstractmethod" in node.decorators
+                node.is_abstract = (
+                    "abc.abstractmethod" in node.decorators or "abstractmethod" in node.decorators
+                )
             if node.name.startswith("_") and not node.name.endswith("__"):
                 node.visibility = "private"
 
@@ -280,7 +330,7 @@ class _Extractor:
         raw = raw.lstrip("rRbBuU")
         for q in ('"""', "'''", '"', "'"):
             if raw.startswith(q) and raw.endswith(q) and len(raw) >= 2 * len(q):
-                raw = raw[len(q): -len(q)]
+                raw = raw[len(q) : -len(q)]
                 break
         return _squash(raw, MAX_DOCSTRING) or None
 
@@ -327,9 +377,17 @@ class _Extractor:
                 body = ts.child_by_field_name("body")
                 for p in params.named_children:
                     if p.type in ("typed_parameter", "typed_default_parameter"):
-                        ident = p.named_children[0] if p.type == "typed_parameter" else p.child_by_field_name("name")
+                        ident = (
+                            p.named_children[0]
+                            if p.type == "typed_parameter"
+                            else p.child_by_field_name("name")
+                        )
                         typ = p.child_by_field_name("type")
-                        tname = _dotted(typ.named_children[0]) if typ is not None and typ.named_child_count else None
+                        tname = (
+                            _dotted(typ.named_children[0])
+                            if typ is not None and typ.named_child_count
+                            else None
+                        )
                         if ident is not None and ident.type == "identifier" and tname and body is not None:
                             self.typed.append((body.start_byte, _text(ident), tname))
         elif capture == "call":
@@ -370,7 +428,9 @@ class _Extractor:
         if left.type != "identifier" or parent is None:
             return
         at_module = parent.type == "module"
-        in_class = parent.type == "block" and parent.parent is not None and parent.parent.type == "class_definition"
+        in_class = (
+            parent.type == "block" and parent.parent is not None and parent.parent.type == "class_definition"
+        )
         if not (at_module or in_class):
             return
         name = _text(left)
@@ -397,7 +457,9 @@ class _Extractor:
             items = []
             for n in ts.children_by_field_name("name"):
                 if n.type == "aliased_import":
-                    items.append((_text(n.child_by_field_name("alias")), module, _text(n.child_by_field_name("name"))))
+                    items.append(
+                        (_text(n.child_by_field_name("alias")), module, _text(n.child_by_field_name("name")))
+                    )
                 else:
                     items.append((_text(n), module, _text(n)))
             if any(c.type == "wildcard_import" for c in ts.children):
@@ -406,11 +468,21 @@ class _Extractor:
             return
         nid = node_id(self.path, "import", module, line)
         if all(n.id != nid for n in self.out.nodes[-3:]):
-            self.out.nodes.append(Node(
-                id=nid, kind="import", name=module, qualified_name=module, file_path=self.path,
-                language=self.language, start_line=line, end_line=ts.end_point[0] + 1, start_column=col,
-                end_column=ts.end_point[1], signature=_squash(_text(ts)),
-            ))
+            self.out.nodes.append(
+                Node(
+                    id=nid,
+                    kind="import",
+                    name=module,
+                    qualified_name=module,
+                    file_path=self.path,
+                    language=self.language,
+                    start_line=line,
+                    end_line=ts.end_point[0] + 1,
+                    start_column=col,
+                    end_column=ts.end_point[1],
+                    signature=_squash(_text(ts)),
+                )
+            )
             self.out.contains.append((self.file_id, nid))
         for local, mod, imported in items:
             self.out.imports.append(ImportBinding(local, mod, imported, line, col, nid))
@@ -506,7 +578,11 @@ class _Extractor:
             parent = ts.parent
             if parent is not None and parent.child_by_field_name("name") == ts:
                 return
-            if parent is not None and parent.type in ("type_parameter", "implements_clause", "extends_type_clause"):
+            if parent is not None and parent.type in (
+                "type_parameter",
+                "implements_clause",
+                "extends_type_clause",
+            ):
                 return
             self._ref(ts, "references", _text(ts), None)
 
@@ -550,13 +626,22 @@ class _Extractor:
             if pat.type == "identifier":
                 self.typed.append((params.start_byte, _text(pat), tname))
             # constructor(private readonly repo: Repo) declares this.repo
-            if any(c.type in ("accessibility_modifier", "readonly") for c in p.children) and pat.type == "identifier":
+            if (
+                any(c.type in ("accessibility_modifier", "readonly") for c in p.children)
+                and pat.type == "identifier"
+            ):
                 self.typed.append((params.start_byte, f"this.{_text(pat)}", tname))
 
     def _es_assign(self, ts) -> None:
         parent = ts.parent
-        top = parent is not None and (parent.type == "program" or (
-            parent.type == "export_statement" and parent.parent is not None and parent.parent.type == "program"))
+        top = parent is not None and (
+            parent.type == "program"
+            or (
+                parent.type == "export_statement"
+                and parent.parent is not None
+                and parent.parent.type == "program"
+            )
+        )
         is_const = any(c.type == "const" for c in ts.children)
         for decl in ts.named_children:
             if decl.type != "variable_declarator":
@@ -568,7 +653,12 @@ class _Extractor:
                 if fn is not None and fn.type == "identifier" and _text(fn) == "require":
                     self._require(decl, name, value)
                     continue
-            if value is not None and value.type == "new_expression" and name is not None and name.type == "identifier":
+            if (
+                value is not None
+                and value.type == "new_expression"
+                and name is not None
+                and name.type == "identifier"
+            ):
                 ctor = _dotted(value.child_by_field_name("constructor"))
                 if ctor:
                     self.typed.append((decl.start_byte, _text(name), ctor))
@@ -578,7 +668,11 @@ class _Extractor:
                     self.typed.append((decl.start_byte, _text(name), tname))
             if not top or name is None or name.type != "identifier":
                 continue
-            if value is not None and value.type in ("arrow_function", "function_expression", "generator_function"):
+            if value is not None and value.type in (
+                "arrow_function",
+                "function_expression",
+                "generator_function",
+            ):
                 continue  # captured as @function
             self._add_def(decl, "constant" if is_const else "variable", name)
 
@@ -589,11 +683,21 @@ class _Extractor:
         module = _text(args.named_children[0])[1:-1]
         line, col = decl.start_point[0] + 1, decl.start_point[1]
         nid = node_id(self.path, "import", module, line)
-        self.out.nodes.append(Node(
-            id=nid, kind="import", name=module, qualified_name=module, file_path=self.path,
-            language=self.language, start_line=line, end_line=decl.end_point[0] + 1, start_column=col,
-            end_column=decl.end_point[1], signature=_squash(_text(decl)),
-        ))
+        self.out.nodes.append(
+            Node(
+                id=nid,
+                kind="import",
+                name=module,
+                qualified_name=module,
+                file_path=self.path,
+                language=self.language,
+                start_line=line,
+                end_line=decl.end_point[0] + 1,
+                start_column=col,
+                end_column=decl.end_point[1],
+                signature=_squash(_text(decl)),
+            )
+        )
         self.out.contains.append((self.file_id, nid))
         if name is None:
             return
@@ -615,11 +719,21 @@ class _Extractor:
         module = _text(src)[1:-1]
         line, col = ts.start_point[0] + 1, ts.start_point[1]
         nid = node_id(self.path, "import", module, line)
-        self.out.nodes.append(Node(
-            id=nid, kind="import", name=module, qualified_name=module, file_path=self.path,
-            language=self.language, start_line=line, end_line=ts.end_point[0] + 1, start_column=col,
-            end_column=ts.end_point[1], signature=_squash(_text(ts)),
-        ))
+        self.out.nodes.append(
+            Node(
+                id=nid,
+                kind="import",
+                name=module,
+                qualified_name=module,
+                file_path=self.path,
+                language=self.language,
+                start_line=line,
+                end_line=ts.end_point[0] + 1,
+                start_column=col,
+                end_column=ts.end_point[1],
+                signature=_squash(_text(ts)),
+            )
+        )
         self.out.contains.append((self.file_id, nid))
         add = self.out.imports.append
         if ts.type == "import_statement":

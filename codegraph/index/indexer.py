@@ -86,8 +86,9 @@ def _hash_file(path: str) -> str:
 
 def _git_head(root) -> str | None:
     try:
-        proc = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, timeout=10,
-                              check=False)
+        proc = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, timeout=10, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return proc.stdout.decode().strip() if proc.returncode == 0 else None
@@ -159,8 +160,19 @@ def index_project(
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
         try:
-            _update(conn, root, summary, to_parse, reuse_set, removed, found.skipped, previous, workers, progress,
-                    {f.path: (f.size, f.mtime_ns) for f in found.files} if memo else None)
+            _update(
+                conn,
+                root,
+                summary,
+                to_parse,
+                reuse_set,
+                removed,
+                found.skipped,
+                previous,
+                workers,
+                progress,
+                {f.path: (f.size, f.mtime_ns) for f in found.files} if memo else None,
+            )
         except Exception:
             writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
             raise
@@ -170,8 +182,19 @@ def index_project(
     return summary
 
 
-def _update(conn, root, summary, to_parse, reuse_set, removed, found_skipped, previous, workers, progress,
-            stats: dict[str, tuple[int, int]] | None) -> None:
+def _update(
+    conn,
+    root,
+    summary,
+    to_parse,
+    reuse_set,
+    removed,
+    found_skipped,
+    previous,
+    workers,
+    progress,
+    stats: dict[str, tuple[int, int]] | None,
+) -> None:
     """Parse what changed, re-resolve everything, write it all in one transaction."""
     parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
     skipped = {**found_skipped, **skipped}
@@ -207,8 +230,15 @@ def _update(conn, root, summary, to_parse, reuse_set, removed, found_skipped, pr
         "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
     }
-    writer.write_index(conn, parsed=parsed, removed=removed_all, edges=resolution.edges,
-                       unresolved=resolution.unresolved, skipped=skipped, metadata=metadata)
+    writer.write_index(
+        conn,
+        parsed=parsed,
+        removed=removed_all,
+        edges=resolution.edges,
+        unresolved=resolution.unresolved,
+        skipped=skipped,
+        metadata=metadata,
+    )
     summary.parsed = len(parsed)
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
@@ -226,7 +256,9 @@ def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     summary.skipped = counts
 
 
-def _parse_all(root: str, files: list[SourceFile], workers: int | None, progress) -> tuple[list, dict[str, str]]:
+def _parse_all(
+    root: str, files: list[SourceFile], workers: int | None, progress
+) -> tuple[list, dict[str, str]]:
     jobs = [(root, f.path, f.size, f.mtime_ns, f.language, f.grammar) for f in files]
     languages = {f.path: f.language for f in files}
     parsed: list[writer.ParsedFile] = []
@@ -244,8 +276,9 @@ def _parse_all(root: str, files: list[SourceFile], workers: int | None, progress
             if reason:
                 skipped[path] = reason
             else:
-                parsed.append(writer.ParsedFile(path, size, mtime_ns, digest, languages[path], data,
-                                                cache.decode(data)))
+                parsed.append(
+                    writer.ParsedFile(path, size, mtime_ns, digest, languages[path], data, cache.decode(data))
+                )
             if progress is not None:
                 progress(done, len(jobs))
     finally:

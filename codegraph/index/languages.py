@@ -50,6 +50,10 @@ def query_for(grammar: str):
     from tree_sitter import Query
     from tree_sitter_language_pack import get_language
 
-    family = "python" if grammar == "python" else ("typescript" if grammar in ("typescript", "tsx") else "javascript")
+    family = (
+        "python"
+        if grammar == "python"
+        else ("typescript" if grammar in ("typescript", "tsx") else "javascript")
+    )
     source = (QUERY_DIR / f"{family}.scm").read_text()
     return Query(get_language(grammar), source)

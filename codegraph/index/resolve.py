@@ -18,21 +18,25 @@ from dataclasses import dataclass, field
 
 from codegraph.model import Edge, FileExtraction, Node, Ref
 
-PY_BUILTINS = frozenset("""
+PY_BUILTINS = frozenset(
+    """
 abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex
 delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help
 hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord
 pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type
 vars zip __import__ Exception BaseException ValueError TypeError KeyError IndexError AttributeError
 RuntimeError NotImplementedError StopIteration OSError IOError ImportError LookupError AssertionError
-""".split())
-JS_BUILTINS = frozenset("""
+""".split()
+)
+JS_BUILTINS = frozenset(
+    """
 Array Boolean Date Error EvalError Function JSON Map Math Number Object Promise Proxy RangeError ReferenceError
 Reflect RegExp Set String Symbol SyntaxError TypeError URIError WeakMap WeakSet BigInt parseInt parseFloat
 isNaN isFinite setTimeout setInterval clearTimeout clearInterval queueMicrotask structuredClone fetch
 console require encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape eval alert
 Buffer process globalThis window document
-""".split())
+""".split()
+)
 TS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 TYPE_TARGETS = frozenset({"class", "interface", "type_alias", "enum", "namespace"})
 MAX_HOPS = 8
@@ -140,9 +144,11 @@ class _Project:
     def module_file(self, from_path: str, spec: str) -> str | None:
         key = (from_path, spec)
         if key not in self._module_cache:
-            self._module_cache[key] = (self.python_module(from_path, spec)
-                                       if self.files[from_path].language == "python"
-                                       else self.es_module(from_path, spec))
+            self._module_cache[key] = (
+                self.python_module(from_path, spec)
+                if self.files[from_path].language == "python"
+                else self.es_module(from_path, spec)
+            )
         return self._module_cache[key]
 
     # ------------------------------------------------------------ names
@@ -153,8 +159,11 @@ class _Project:
             return None
         local = self.exports[path].get(name)
         if local is not None and local != name:
-            return self.export_of(path, local, depth + 1) if local in self.top[path] or local in self.bindings[
-                path] else None
+            return (
+                self.export_of(path, local, depth + 1)
+                if local in self.top[path] or local in self.bindings[path]
+                else None
+            )
         hits = self.top[path].get(name)
         if hits:
             return hits[-1]
@@ -184,8 +193,12 @@ class _Project:
         if mod is None:
             # ``from . import views`` where views is a module beside this file
             if self.files[path].language == "python":
-                return self.python_module(path, binding.module.rstrip(".") + "." + binding.imported
-                                          if not binding.module.endswith(".") else binding.module + binding.imported)
+                return self.python_module(
+                    path,
+                    binding.module.rstrip(".") + "." + binding.imported
+                    if not binding.module.endswith(".")
+                    else binding.module + binding.imported,
+                )
             return None
         if binding.imported == "default":
             default = self.exports[mod].get("default")
@@ -212,8 +225,15 @@ class _Project:
                 return n
         return None
 
-    def lookup_bare(self, path: str, source_id: str, name: str, *, allow_unique: bool,
-                    wanted: frozenset[str] | None = None) -> tuple[Node | str | None, str]:
+    def lookup_bare(
+        self,
+        path: str,
+        source_id: str,
+        name: str,
+        *,
+        allow_unique: bool,
+        wanted: frozenset[str] | None = None,
+    ) -> tuple[Node | str | None, str]:
         """Resolve a bare identifier seen in ``path`` inside ``source_id``. Returns (target, how)."""
         for scope in self.scopes(source_id):
             if scope.kind in ("function", "method"):
@@ -236,9 +256,12 @@ class _Project:
         builtins = PY_BUILTINS if language == "python" else JS_BUILTINS
         if not allow_unique or name in builtins:
             return None, ""
-        same_family = (language == "python")
-        candidates = [n for n in self.global_by_name.get(name, ())
-                      if (n.language == "python") == same_family and (wanted is None or n.kind in wanted)]
+        same_family = language == "python"
+        candidates = [
+            n
+            for n in self.global_by_name.get(name, ())
+            if (n.language == "python") == same_family and (wanted is None or n.kind in wanted)
+        ]
         if len(candidates) == 1:
             return candidates[0], "exact-match"
         return None, ""
@@ -339,14 +362,30 @@ def resolve(files: list[FileExtraction]) -> Resolution:
             mod = project.module_file(f.path, b.module)
             if mod is not None and (file_id, f"file:{mod}", "imports") not in seen:
                 seen.add((file_id, f"file:{mod}", "imports"))
-                edges.append(Edge(file_id, f"file:{mod}", "imports", b.line, b.col,
-                                  {"confidence": 0.9, "resolvedBy": "import", "refName": b.module}))
+                edges.append(
+                    Edge(
+                        file_id,
+                        f"file:{mod}",
+                        "imports",
+                        b.line,
+                        b.col,
+                        {"confidence": 0.9, "resolvedBy": "import", "refName": b.module},
+                    )
+                )
             if b.imported not in ("*", "", "default") or b.imported == "default":
                 target = project.binding_target(f.path, b) if b.local else None
                 if isinstance(target, Node) and (file_id, target.id, "imports") not in seen:
                     seen.add((file_id, target.id, "imports"))
-                    edges.append(Edge(file_id, target.id, "imports", b.line, b.col,
-                                      {"confidence": 0.9, "resolvedBy": "import", "refName": b.imported}))
+                    edges.append(
+                        Edge(
+                            file_id,
+                            target.id,
+                            "imports",
+                            b.line,
+                            b.col,
+                            {"confidence": 0.9, "resolvedBy": "import", "refName": b.imported},
+                        )
+                    )
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
                 continue
@@ -374,8 +413,9 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)
         return (target, how) if isinstance(target, Node) and target.kind in TYPE_TARGETS else (None, "")
     if ref.receiver is None:
-        target, how = project.lookup_bare(path, ref.source, name, allow_unique=True,
-                                          wanted=frozenset({"function", "class"}))
+        target, how = project.lookup_bare(
+            path, ref.source, name, allow_unique=True, wanted=frozenset({"function", "class"})
+        )
         if isinstance(target, Node) and target.kind in ("function", "method", "class"):
             return target, how
         return None, ""
@@ -386,8 +426,11 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         if cls is None:
             return None, ""
         target = project.member(cls.id, method)
-        return (target, "self") if target is not None and target.kind in ("method", "function", "property") and \
-            _callable(target) else (None, "")
+        return (
+            (target, "self")
+            if target is not None and target.kind in ("method", "function", "property") and _callable(target)
+            else (None, "")
+        )
     if recv in ("super()", "super"):
         cls = project.enclosing_class(ref.source)
         if cls is None:
@@ -416,4 +459,6 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
 
 
 def _callable(node: Node) -> bool:
-    return node.kind in ("function", "method", "class") or (node.kind == "property" and node.signature is not None)
+    return node.kind in ("function", "method", "class") or (
+        node.kind == "property" and node.signature is not None
+    )

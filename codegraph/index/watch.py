@@ -48,7 +48,9 @@ def _is_wsl() -> bool:
         return False
 
 
-def watch_decision(root: Path, env: dict[str, str] | None = None, *, wsl: bool | None = None) -> tuple[bool, str]:
+def watch_decision(
+    root: Path, env: dict[str, str] | None = None, *, wsl: bool | None = None
+) -> tuple[bool, str]:
     """Whether to watch ``root`` and why (for status/tool answers)."""
     env = env if env is not None else os.environ
     if env.get("CODEGRAPH_NO_WATCH") == "1":
@@ -57,8 +59,10 @@ def watch_decision(root: Path, env: dict[str, str] | None = None, *, wsl: bool |
         return True, "auto-sync on (forced by CODEGRAPH_FORCE_WATCH=1)"
     wsl = _is_wsl() if wsl is None else wsl
     if wsl and re.match(r"^/mnt/[a-zA-Z](/|$)", str(root)):
-        return False, ("auto-sync off: WSL2 project under /mnt/<drive> (inotify is unreliable there); "
-                       "set CODEGRAPH_FORCE_WATCH=1 to watch anyway, or run `codegraph sync`")
+        return False, (
+            "auto-sync off: WSL2 project under /mnt/<drive> (inotify is unreliable there); "
+            "set CODEGRAPH_FORCE_WATCH=1 to watch anyway, or run `codegraph sync`"
+        )
     return True, "auto-sync on"
 
 
@@ -82,8 +86,14 @@ class Watcher:
         last_error: the last sync's exception text, or None.
     """
 
-    def __init__(self, paths: ProjectPaths, *, debounce: float | None = None, max_watches: int | None = None,
-                 sync: Callable[[], object] | None = None):
+    def __init__(
+        self,
+        paths: ProjectPaths,
+        *,
+        debounce: float | None = None,
+        max_watches: int | None = None,
+        sync: Callable[[], object] | None = None,
+    ):
         self.paths = paths
         self.root = paths.root
         self.debounce = debounce if debounce is not None else debounce_seconds()
@@ -124,8 +134,13 @@ class Watcher:
     @property
     def alive(self) -> bool:
         """True while both the observer and the sync loop run."""
-        return bool(self._observer is not None and self._observer.is_alive() and self._thread is not None
-                    and self._thread.is_alive() and not self._stop.is_set())
+        return bool(
+            self._observer is not None
+            and self._observer.is_alive()
+            and self._thread is not None
+            and self._thread.is_alive()
+            and not self._stop.is_set()
+        )
 
     def wait_caught_up(self, timeout: float) -> bool:
         """Wait (at most ``timeout`` s) for the start-up reconciliation with disk."""
@@ -149,8 +164,12 @@ class Watcher:
                 continue
             if len(self._watched) >= self.max_watches:
                 if not self.partial:
-                    log.warning("watch limit (%d directories) reached under %s: the rest is not watched; "
-                                "run `codegraph sync` for changes there", self.max_watches, self.root)
+                    log.warning(
+                        "watch limit (%d directories) reached under %s: the rest is not watched; "
+                        "run `codegraph sync` for changes there",
+                        self.max_watches,
+                        self.root,
+                    )
                 self.partial = True
                 dirs[:] = []
                 return
@@ -168,8 +187,14 @@ class Watcher:
         if event.is_directory:
             if event.event_type in ("created", "moved"):
                 target = paths[1] or paths[0]
-                rel_parts = Path(target).relative_to(self.root).parts if target.startswith(str(self.root)) else ()
-                if rel_parts and rel_parts[0] != DIR_NAME and not any(p in DEFAULT_IGNORED_DIRS for p in rel_parts):
+                rel_parts = (
+                    Path(target).relative_to(self.root).parts if target.startswith(str(self.root)) else ()
+                )
+                if (
+                    rel_parts
+                    and rel_parts[0] != DIR_NAME
+                    and not any(p in DEFAULT_IGNORED_DIRS for p in rel_parts)
+                ):
                     with self._lock:
                         self._add_tree(target)
                     self._mark()  # files may have landed before the watch did

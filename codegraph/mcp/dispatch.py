@@ -43,31 +43,48 @@ def _handlers():
         if a.get("file") and not a.get("symbol"):
             from codegraph.query import file_view
 
-            return file_view.file_view(r.root, r, file_view.FileViewRequest(
-                file=a["file"], offset=_int(a, "offset", None, 1, 10**9), limit=_int(a, "limit", None, 1, 100000),
-                symbols_only=bool(a.get("symbolsOnly", False))))
+            return file_view.file_view(
+                r.root,
+                r,
+                file_view.FileViewRequest(
+                    file=a["file"],
+                    offset=_int(a, "offset", None, 1, 10**9),
+                    limit=_int(a, "limit", None, 1, 100000),
+                    symbols_only=bool(a.get("symbolsOnly", False)),
+                ),
+            )
         if not a.get("symbol"):
             raise ValueError("codegraph_node needs 'symbol', or 'file' for the file view")
         return basic.node(r, a["symbol"], file=a.get("file"), line=_int(a, "line", None, 1, 10**9))
 
     return {
-        "codegraph_explore": lambda r, a: explore.explore(r, a["query"], max_chars=_int(a, "maxChars", None, 1000,
-                                                                                       25000),
-                                                          extra_vocab=load_config(r.root).vocabulary),
+        "codegraph_explore": lambda r, a: explore.explore(
+            r,
+            a["query"],
+            max_chars=_int(a, "maxChars", None, 1000, 25000),
+            extra_vocab=load_config(r.root).vocabulary,
+        ),
         "codegraph_node": node,
-        "codegraph_search": lambda r, a: basic.search(r, a["query"], kind=a.get("kind"),
-                                                      limit=_int(a, "limit", 20, 1, 500)),
-        "codegraph_callers": lambda r, a: graph.callers(r, a["symbol"], file=a.get("file"),
-                                                        limit=_int(a, "limit", 20, 1, 500)),
-        "codegraph_callees": lambda r, a: graph.callees(r, a["symbol"], file=a.get("file"),
-                                                        limit=_int(a, "limit", 20, 1, 500)),
-        "codegraph_impact": lambda r, a: graph.impact(r, a["symbol"], file=a.get("file"),
-                                                      depth=_int(a, "depth", 3, 1, 10)),
-        "codegraph_trace": lambda r, a: graph.trace(r, a["from"], a["to"], max_depth=_int(a, "maxDepth", 8, 1, 12)),
+        "codegraph_search": lambda r, a: basic.search(
+            r, a["query"], kind=a.get("kind"), limit=_int(a, "limit", 20, 1, 500)
+        ),
+        "codegraph_callers": lambda r, a: graph.callers(
+            r, a["symbol"], file=a.get("file"), limit=_int(a, "limit", 20, 1, 500)
+        ),
+        "codegraph_callees": lambda r, a: graph.callees(
+            r, a["symbol"], file=a.get("file"), limit=_int(a, "limit", 20, 1, 500)
+        ),
+        "codegraph_impact": lambda r, a: graph.impact(
+            r, a["symbol"], file=a.get("file"), depth=_int(a, "depth", 3, 1, 10)
+        ),
+        "codegraph_trace": lambda r, a: graph.trace(
+            r, a["from"], a["to"], max_depth=_int(a, "maxDepth", 8, 1, 12)
+        ),
         "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=_int(a, "limit", 200, 1, 500)),
         "codegraph_status": lambda r, a: basic.status(r),
-        "codegraph_context": lambda r, a: explore.context(r, a["task"], limit=_int(a, "limit", 20, 1, 500),
-                                                          extra_vocab=load_config(r.root).vocabulary),
+        "codegraph_context": lambda r, a: explore.context(
+            r, a["task"], limit=_int(a, "limit", 20, 1, 500), extra_vocab=load_config(r.root).vocabulary
+        ),
     }
 
 
@@ -98,7 +115,9 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         return _result(
             f"The tool '{name}' is not enabled on this server. Enabled: {', '.join(enabled_tool_names())}. "
             "Set CODEGRAPH_MCP_TOOLS (e.g. 'explore,node,callers' or 'all') in the server's environment to "
-            "enable more.", error=True)
+            "enable more.",
+            error=True,
+        )
     schema = tool["inputSchema"]
     unknown = sorted(set(arguments) - set(schema["properties"]))
     if unknown:
@@ -146,7 +165,9 @@ def _recovery_text(exc: CodegraphError, start) -> str:
     from codegraph.errors import IndexMissing
 
     if isinstance(exc, IndexMissing):
-        return (f"{exc} The project at {start} has no codegraph index yet, so this question can't be answered "
-                "from the graph. Ask the user to run `codegraph init` there (it takes seconds for most repos); "
-                "meanwhile read the files directly.")
+        return (
+            f"{exc} The project at {start} has no codegraph index yet, so this question can't be answered "
+            "from the graph. Ask the user to run `codegraph init` there (it takes seconds for most repos); "
+            "meanwhile read the files directly."
+        )
     return str(exc)

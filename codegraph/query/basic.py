@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from codegraph.errors import SymbolNotFound
 from codegraph.model import CONTAINER_KINDS, Node
 from codegraph.query.graph import Site
-from codegraph.errors import SymbolNotFound
 from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
 
@@ -44,8 +44,11 @@ def files(reader: Reader, path: str | None = None, *, limit: int = 200) -> Files
     skipped files that match are listed with their reason."""
     check_text(path, "path", MAX_PATH)
     want = (path or "").strip().strip("/")
-    rows = [dict(path=r["path"], language=r["language"], symbols=r["node_count"], size=r["size"])
-            for r in reader.files() if not want or r["path"].startswith(want + "/") or want in r["path"]]
+    rows = [
+        dict(path=r["path"], language=r["language"], symbols=r["node_count"], size=r["size"])
+        for r in reader.files()
+        if not want or r["path"].startswith(want + "/") or want in r["path"]
+    ]
     skipped = {p: why for p, why in reader.skipped().items() if not want or want in p}
     return FilesResult(path, rows[:limit], len(rows), dict(list(skipped.items())[:50]))
 
@@ -90,8 +93,17 @@ def status(reader: Reader) -> StatusResult:
         reasons[key] = reasons.get(key, 0) + 1
     from codegraph.index.background import read_progress
 
-    return StatusResult(str(reader.root), reader.counts(), reader.languages(), reader.metadata(), added,
-                        modified, deleted, reasons, read_progress(reader.paths))
+    return StatusResult(
+        str(reader.root),
+        reader.counts(),
+        reader.languages(),
+        reader.metadata(),
+        added,
+        modified,
+        deleted,
+        reasons,
+        read_progress(reader.paths),
+    )
 
 
 @dataclass
@@ -122,11 +134,16 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     lines = text.split("\n")
     span = current_span(reader, d)
     if span is None:
-        raise SymbolNotFound(symbol, [f"{d.qualified_name} was in {d.file_path} at the last index but is no longer "
-                                      "there; run `codegraph sync`"])
+        raise SymbolNotFound(
+            symbol,
+            [
+                f"{d.qualified_name} was in {d.file_path} at the last index but is no longer "
+                "there; run `codegraph sync`"
+            ],
+        )
     if span != (d.start_line, d.end_line):
         d = dataclasses.replace(d, start_line=span[0], end_line=span[1])
-    body = lines[d.start_line - 1: d.end_line]
+    body = lines[d.start_line - 1 : d.end_line]
     members = reader.children(d.id) if d.kind in CONTAINER_KINDS else []
     if members and len(body) > 80:
         # a large container: its outline (members) says more than 80 lines of the top of it
@@ -134,7 +151,9 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     source = "\n".join(f"{d.start_line + i}\t{ln}" for i, ln in enumerate(body))
     incoming = reader.incoming([d.id], CALL_KINDS)
     outgoing = reader.outgoing([d.id], CALL_KINDS)
-    found = reader.nodes([e[0] for e in incoming[:NODE_RELATED_LIMIT]] + [e[1] for e in outgoing[:NODE_RELATED_LIMIT]])
+    found = reader.nodes(
+        [e[0] for e in incoming[:NODE_RELATED_LIMIT]] + [e[1] for e in outgoing[:NODE_RELATED_LIMIT]]
+    )
     callers = [Site(found[e[0]], e[3], e[2]) for e in incoming[:NODE_RELATED_LIMIT] if e[0] in found]
     callees = [Site(found[e[1]], e[3], e[2]) for e in outgoing[:NODE_RELATED_LIMIT] if e[1] in found]
     return NodeResult(d, source, members, callers, callees, len(incoming), len(outgoing), defs[1:])

@@ -79,5 +79,7 @@ def cited_paths(data) -> set[str]:
 def banner(changed: list[str]) -> str:
     """One line naming the files an answer cites that changed since the last index."""
     names = ", ".join(changed[:8]) + (f" (+{len(changed) - 8} more)" if len(changed) > 8 else "")
-    return (f"Note: changed on disk since the last index: {names}. Spans shown from these files were re-read "
-            "from disk; their callers/callees are as of the last index (run `codegraph sync`). The rest is fresh.")
+    return (
+        f"Note: changed on disk since the last index: {names}. Spans shown from these files were re-read "
+        "from disk; their callers/callees are as of the last index (run `codegraph sync`). The rest is fresh."
+    )

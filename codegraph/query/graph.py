@@ -84,13 +84,20 @@ class ImpactResult:
 def is_test_path(path: str) -> bool:
     p = "/" + path.lower()
     name = p.rsplit("/", 1)[-1]
-    return ("/tests/" in p or "/test/" in p or "/__tests__/" in p or name.startswith("test_")
-            or name.endswith(("_test.py", ".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx",
-                              ".spec.tsx")))
+    return (
+        "/tests/" in p
+        or "/test/" in p
+        or "/__tests__/" in p
+        or name.startswith("test_")
+        or name.endswith(
+            ("_test.py", ".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx", ".spec.tsx")
+        )
+    )
 
 
-def impact(reader: Reader, symbol: str, *, file: str | None = None, depth: int = 3,
-           limit: int = 200) -> ImpactResult:
+def impact(
+    reader: Reader, symbol: str, *, file: str | None = None, depth: int = 3, limit: int = 200
+) -> ImpactResult:
     """Everything that reaches ``symbol`` through calls, instantiation, inheritance, references and
     imports, breadth-first up to ``depth`` hops. Methods of a class count as the class."""
     defs = find_symbols(reader, symbol, file=file)
@@ -119,8 +126,13 @@ def impact(reader: Reader, symbol: str, *, file: str | None = None, depth: int =
         if count >= limit:
             break
     files = sorted({n.file_path for nodes in by_depth.values() for n in nodes})
-    return ImpactResult(symbol, defs, by_depth, [f for f in files if not is_test_path(f)],
-                        [f for f in files if is_test_path(f)])
+    return ImpactResult(
+        symbol,
+        defs,
+        by_depth,
+        [f for f in files if not is_test_path(f)],
+        [f for f in files if is_test_path(f)],
+    )
 
 
 @dataclass

@@ -25,7 +25,9 @@ def check_text(value: str | None, what: str, limit: int = MAX_TEXT) -> str | Non
     return value
 
 
-def find_symbols(reader: Reader, text: str, *, file: str | None = None, line: int | None = None) -> list[Node]:
+def find_symbols(
+    reader: Reader, text: str, *, file: str | None = None, line: int | None = None
+) -> list[Node]:
     """Definitions named by ``text``, optionally narrowed to a file (suffix match) and a line.
 
     Raises:
@@ -49,8 +51,9 @@ def find_symbols(reader: Reader, text: str, *, file: str | None = None, line: in
         candidates = narrowed
     if file:
         f = file.strip().lstrip("./")
-        candidates = [n for n in candidates if n.file_path == f or n.file_path.endswith("/" + f)
-                      or f in n.file_path]
+        candidates = [
+            n for n in candidates if n.file_path == f or n.file_path.endswith("/" + f) or f in n.file_path
+        ]
     if line is not None and len(candidates) > 1:
         spanning = [n for n in candidates if n.start_line <= line <= n.end_line]
         if spanning:
@@ -62,12 +65,12 @@ def find_symbols(reader: Reader, text: str, *, file: str | None = None, line: in
 
 def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
     chain = node.qualified_name.split("::")[:-1]
-    if chain[-len(qualifier):] == qualifier:
+    if chain[-len(qualifier) :] == qualifier:
         return True
     # module-qualified: django.db.models.query.QuerySet.filter → file path + class chain
     module = node.file_path.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__").split(".")
     full = module + chain
-    return full[-len(qualifier):] == qualifier
+    return full[-len(qualifier) :] == qualifier
 
 
 def suggest(reader: Reader, name: str, limit: int = 5) -> list[str]:

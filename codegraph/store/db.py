@@ -71,9 +71,7 @@ def connect_reader(db: Path) -> sqlite3.Connection:
 
 
 def _schema_version(conn: sqlite3.Connection) -> int | None:
-    has = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_versions'"
-    ).fetchone()
+    has = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_versions'").fetchone()
     if not has:
         return None
     row = conn.execute("SELECT MAX(version) FROM schema_versions").fetchone()

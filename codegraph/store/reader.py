@@ -24,12 +24,26 @@ _FTS_TOKEN = re.compile(r"[A-Za-z0-9_]+")
 
 def _node(row) -> Node:
     return Node(
-        id=row[0], kind=row[1], name=row[2], qualified_name=row[3], file_path=row[4], language=row[5],
-        start_line=row[6], end_line=row[7], start_column=row[8], end_column=row[9], docstring=row[10],
-        signature=row[11], visibility=row[12], is_exported=bool(row[13]), is_async=bool(row[14]),
-        is_static=bool(row[15]), is_abstract=bool(row[16]),
+        id=row[0],
+        kind=row[1],
+        name=row[2],
+        qualified_name=row[3],
+        file_path=row[4],
+        language=row[5],
+        start_line=row[6],
+        end_line=row[7],
+        start_column=row[8],
+        end_column=row[9],
+        docstring=row[10],
+        signature=row[11],
+        visibility=row[12],
+        is_exported=bool(row[13]),
+        is_async=bool(row[14]),
+        is_static=bool(row[15]),
+        is_abstract=bool(row[16]),
         decorators=json.loads(row[17]) if row[17] else None,
-        type_parameters=json.loads(row[18]) if row[18] else None, return_type=row[19],
+        type_parameters=json.loads(row[18]) if row[18] else None,
+        return_type=row[19],
     )
 
 
@@ -64,33 +78,46 @@ class Reader:
         ids = list(dict.fromkeys(ids))
         out: dict[str, Node] = {}
         for i in range(0, len(ids), 500):
-            chunk = ids[i: i + 500]
+            chunk = ids[i : i + 500]
             for row in self.conn.execute(
-                    f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk):
+                f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            ):
                 out[row[0]] = _node(row)
         return out
 
     def nodes_named(self, name: str, *, ignore_case: bool = False) -> list[Node]:
         """Symbols (not files or imports) whose simple name is ``name``."""
-        sql = f"SELECT {_NODE_COLS} FROM nodes WHERE {'lower(name) = lower(?)' if ignore_case else 'name = ?'} " \
-              "AND kind NOT IN ('file', 'import') ORDER BY file_path, start_line"
+        sql = (
+            f"SELECT {_NODE_COLS} FROM nodes WHERE {'lower(name) = lower(?)' if ignore_case else 'name = ?'} "
+            "AND kind NOT IN ('file', 'import') ORDER BY file_path, start_line"
+        )
         return [_node(r) for r in self.conn.execute(sql, (name,))]
 
     def file_symbols(self, path: str) -> list[Node]:
         """Symbols defined in one file, in source order (no file or import nodes)."""
-        return [_node(r) for r in self.conn.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE file_path = ? AND kind NOT IN ('file', 'import') "
-            "ORDER BY start_line, start_column", (path,))]
+        return [
+            _node(r)
+            for r in self.conn.execute(
+                f"SELECT {_NODE_COLS} FROM nodes WHERE file_path = ? AND kind NOT IN ('file', 'import') "
+                "ORDER BY start_line, start_column",
+                (path,),
+            )
+        ]
 
     def children(self, node_id: str) -> list[Node]:
-        ids = [r[0] for r in self.conn.execute(
-            "SELECT target FROM edges WHERE source = ? AND kind = 'contains'", (node_id,))]
+        ids = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT target FROM edges WHERE source = ? AND kind = 'contains'", (node_id,)
+            )
+        ]
         found = self.nodes(ids)
         return sorted(found.values(), key=lambda n: (n.start_line, n.start_column))
 
     def parent(self, node_id: str) -> Node | None:
-        row = self.conn.execute("SELECT source FROM edges WHERE target = ? AND kind = 'contains' LIMIT 1",
-                                (node_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT source FROM edges WHERE target = ? AND kind = 'contains' LIMIT 1", (node_id,)
+        ).fetchone()
         return self.node(row[0]) if row else None
 
     def names_with_segment(self, segments: Iterable[str]) -> list[str]:
@@ -101,14 +128,21 @@ class Reader:
             return []
         try:
             marks = ",".join("?" * len(segs))
-            return [r[0] for r in self.conn.execute(
-                f"SELECT DISTINCT name FROM name_segment_vocab WHERE segment IN ({marks}) ORDER BY name", segs)]
+            return [
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT DISTINCT name FROM name_segment_vocab WHERE segment IN ({marks}) ORDER BY name",
+                    segs,
+                )
+            ]
         except sqlite3.OperationalError:  # an index without the vocabulary table
             return []
 
     def all_names(self) -> list[str]:
-        return [r[0] for r in self.conn.execute(
-            "SELECT DISTINCT name FROM nodes WHERE kind NOT IN ('file', 'import')")]
+        return [
+            r[0]
+            for r in self.conn.execute("SELECT DISTINCT name FROM nodes WHERE kind NOT IN ('file', 'import')")
+        ]
 
     def search(self, text: str, *, kind: str | None = None, limit: int = 20) -> list[tuple[Node, float]]:
         """Full-text search over names, qualified names, docstrings and signatures (FTS5, bm25).
@@ -118,10 +152,12 @@ class Reader:
         if not tokens:
             return []
         match = " OR ".join(f'"{t}"*' for t in tokens[:32])
-        sql = (f"SELECT {', '.join('n.' + c.strip() for c in _NODE_COLS.split(','))}, "
-               "bm25(nodes_fts, 0, 10.0, 4.0, 1.0, 1.0) AS rank "
-               "FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? "
-               "AND n.kind NOT IN ('file', 'import')")
+        sql = (
+            f"SELECT {', '.join('n.' + c.strip() for c in _NODE_COLS.split(','))}, "
+            "bm25(nodes_fts, 0, 10.0, 4.0, 1.0, 1.0) AS rank "
+            "FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? "
+            "AND n.kind NOT IN ('file', 'import')"
+        )
         args: list = [match]
         if kind:
             sql += " AND n.kind = ?"
@@ -135,11 +171,15 @@ class Reader:
         return [(_node(r[:20]), -r[20]) for r in rows]
 
     # ------------------------------------------------------------------ edges
-    def incoming(self, node_ids: Iterable[str], kinds: Iterable[str]) -> list[tuple[str, str, str, int | None]]:
+    def incoming(
+        self, node_ids: Iterable[str], kinds: Iterable[str]
+    ) -> list[tuple[str, str, str, int | None]]:
         """(source, target, kind, line) of edges into ``node_ids`` of the given kinds."""
         return self._edges("target", node_ids, kinds)
 
-    def outgoing(self, node_ids: Iterable[str], kinds: Iterable[str]) -> list[tuple[str, str, str, int | None]]:
+    def outgoing(
+        self, node_ids: Iterable[str], kinds: Iterable[str]
+    ) -> list[tuple[str, str, str, int | None]]:
         return self._edges("source", node_ids, kinds)
 
     def _edges(self, column: str, node_ids: Iterable[str], kinds: Iterable[str]):
@@ -148,10 +188,14 @@ class Reader:
         out = []
         kmarks = ",".join("?" * len(kinds))
         for i in range(0, len(ids), 400):
-            chunk = ids[i: i + 400]
-            out.extend(self.conn.execute(
-                f"SELECT source, target, kind, line FROM edges WHERE {column} IN ({','.join('?' * len(chunk))}) "
-                f"AND kind IN ({kmarks}) ORDER BY source, line", [*chunk, *kinds]).fetchall())
+            chunk = ids[i : i + 400]
+            out.extend(
+                self.conn.execute(
+                    f"SELECT source, target, kind, line FROM edges WHERE {column} IN ({','.join('?' * len(chunk))}) "
+                    f"AND kind IN ({kmarks}) ORDER BY source, line",
+                    [*chunk, *kinds],
+                ).fetchall()
+            )
         return [tuple(r) for r in out]
 
     def dependents(self, path: str) -> list[str]:
@@ -159,7 +203,9 @@ class Reader:
         rows = self.conn.execute(
             "SELECT DISTINCT s.file_path FROM nodes t JOIN edges e ON e.target = t.id "
             "JOIN nodes s ON s.id = e.source WHERE t.file_path = ? AND e.kind != 'contains' "
-            "AND s.file_path != ? ORDER BY s.file_path", (path, path))
+            "AND s.file_path != ? ORDER BY s.file_path",
+            (path, path),
+        )
         return [r[0] for r in rows]
 
     # ------------------------------------------------------------------ files
@@ -168,12 +214,14 @@ class Reader:
 
     def files(self) -> list[sqlite3.Row]:
         return self.conn.execute(
-            "SELECT path, language, size, modified_at, node_count, content_hash FROM files ORDER BY path").fetchall()
+            "SELECT path, language, size, modified_at, node_count, content_hash FROM files ORDER BY path"
+        ).fetchall()
 
     def file_record(self, path: str) -> sqlite3.Row | None:
         return self.conn.execute(
             "SELECT path, language, size, modified_at, node_count, content_hash FROM files WHERE path = ?",
-            (path,)).fetchone()
+            (path,),
+        ).fetchone()
 
     def skipped(self) -> dict[str, str]:
         try:
@@ -198,8 +246,12 @@ class Reader:
         }
 
     def languages(self) -> dict[str, int]:
-        return {r[0]: r[1] for r in self.conn.execute(
-            "SELECT language, COUNT(*) FROM files GROUP BY language ORDER BY 2 DESC")}
+        return {
+            r[0]: r[1]
+            for r in self.conn.execute(
+                "SELECT language, COUNT(*) FROM files GROUP BY language ORDER BY 2 DESC"
+            )
+        }
 
     def read_source(self, path: str) -> str:
         """The file's current text from disk: inside the root, a regular file, never a secret file

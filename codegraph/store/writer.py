@@ -39,8 +39,10 @@ def now_ms() -> int:
 
 def load_cache(conn: sqlite3.Connection) -> dict[str, tuple[int, int, str]]:
     """path → (size, mtime_ns, content hash) of every cached extraction."""
-    return {r[0]: (r[1], r[2], r[3]) for r in conn.execute(
-        "SELECT path, size, mtime_ns, content_hash FROM cgpy_extract_cache")}
+    return {
+        r[0]: (r[1], r[2], r[3])
+        for r in conn.execute("SELECT path, size, mtime_ns, content_hash FROM cgpy_extract_cache")
+    }
 
 
 def load_cached_data(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:
@@ -63,12 +65,27 @@ def set_metadata(conn: sqlite3.Connection, values: dict[str, object]) -> None:
 
 def _node_row(n: Node, ts: int) -> tuple:
     return (
-        n.id, n.kind, n.name, n.qualified_name, n.file_path, n.language, n.start_line, n.end_line,
-        n.start_column, n.end_column, n.docstring, n.signature, n.visibility, int(n.is_exported),
-        int(n.is_async), int(n.is_static), int(n.is_abstract),
+        n.id,
+        n.kind,
+        n.name,
+        n.qualified_name,
+        n.file_path,
+        n.language,
+        n.start_line,
+        n.end_line,
+        n.start_column,
+        n.end_column,
+        n.docstring,
+        n.signature,
+        n.visibility,
+        int(n.is_exported),
+        int(n.is_async),
+        int(n.is_static),
+        int(n.is_abstract),
         json.dumps(n.decorators) if n.decorators else None,
         json.dumps(n.type_parameters) if n.type_parameters else None,
-        n.return_type, ts,
+        n.return_type,
+        ts,
     )
 
 
@@ -77,11 +94,18 @@ def _replace_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     a handful of edges; rewriting all of them was most of a sync's time)."""
     wanted: dict[tuple, str | None] = {}
     for e in edges:
-        key = (e.source, e.target, e.kind, e.line if e.line is not None else -1, e.col if e.col is not None else -1)
+        key = (
+            e.source,
+            e.target,
+            e.kind,
+            e.line if e.line is not None else -1,
+            e.col if e.col is not None else -1,
+        )
         wanted.setdefault(key, json.dumps(e.metadata, separators=(",", ":")) if e.metadata else None)
     stale = []
     for row_id, source, target, kind, line, col, meta in conn.execute(
-            "SELECT id, source, target, kind, IFNULL(line, -1), IFNULL(col, -1), metadata FROM edges"):
+        "SELECT id, source, target, kind, IFNULL(line, -1), IFNULL(col, -1), metadata FROM edges"
+    ):
         key = (source, target, kind, line, col)
         if key in wanted and wanted[key] == meta:
             del wanted[key]  # unchanged: keep the row
@@ -90,16 +114,20 @@ def _replace_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     conn.executemany("DELETE FROM edges WHERE id = ?", stale)
     conn.executemany(
         "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
-        [(s, t, k, meta, None if line == -1 else line, None if col == -1 else col)
-         for (s, t, k, line, col), meta in wanted.items()],
+        [
+            (s, t, k, meta, None if line == -1 else line, None if col == -1 else col)
+            for (s, t, k, line, col), meta in wanted.items()
+        ],
     )
 
 
 def _replace_unresolved(conn: sqlite3.Connection, unresolved: list[tuple[Ref, str, str]]) -> None:
     wanted = {(r.source, r.name, r.kind, r.line, r.col, path, lang) for r, path, lang in unresolved}
     stale = []
-    for row_id, *key in conn.execute("SELECT id, from_node_id, reference_name, reference_kind, line, col, "
-                                     "file_path, language FROM unresolved_refs"):
+    for row_id, *key in conn.execute(
+        "SELECT id, from_node_id, reference_name, reference_kind, line, col, "
+        "file_path, language FROM unresolved_refs"
+    ):
         key = tuple(key)
         if key in wanted:
             wanted.discard(key)
@@ -130,7 +158,7 @@ def write_index(
     try:
         stale = list(removed) + [p.path for p in parsed]
         for i in range(0, len(stale), 500):
-            chunk = stale[i: i + 500]
+            chunk = stale[i : i + 500]
             marks = ",".join("?" * len(chunk))
             conn.execute(f"DELETE FROM nodes WHERE file_path IN ({marks})", chunk)
             conn.execute(f"DELETE FROM files WHERE path IN ({marks})", chunk)
@@ -143,15 +171,28 @@ def write_index(
             conn.execute(
                 "INSERT INTO files(path, content_hash, language, size, modified_at, indexed_at, node_count, errors, "
                 "generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (p.path, p.content_hash, p.language, p.size, p.mtime_ns / 1e6, ts, len(p.extraction.nodes) - 1,
-                 json.dumps(p.extraction.errors) if p.extraction.errors else None, 0),
+                (
+                    p.path,
+                    p.content_hash,
+                    p.language,
+                    p.size,
+                    p.mtime_ns / 1e6,
+                    ts,
+                    len(p.extraction.nodes) - 1,
+                    json.dumps(p.extraction.errors) if p.extraction.errors else None,
+                    0,
+                ),
             )
-            conn.execute("INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
-                         (p.path, p.size, p.mtime_ns, p.content_hash, p.data))
+            conn.execute(
+                "INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
+                (p.path, p.size, p.mtime_ns, p.content_hash, p.data),
+            )
         _replace_edges(conn, edges)
         _replace_unresolved(conn, unresolved)
-        conn.executemany("INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)",
-                         [(seg, name) for name in new_names for seg in name_segments(name)])
+        conn.executemany(
+            "INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)",
+            [(seg, name) for name in new_names for seg in name_segments(name)],
+        )
         if stale:
             conn.execute("DELETE FROM name_segment_vocab WHERE name NOT IN (SELECT name FROM nodes)")
         conn.execute("DELETE FROM cgpy_skipped")

@@ -85,8 +85,10 @@ def main() -> None:
     args = ap.parse_args()
     lat = sorted(edit_to_visible(args.edits, args.debounce_ms))
     p95 = lat[min(len(lat) - 1, round(0.95 * (len(lat) - 1)))]
-    print(f"django-wheel edit → visible ({args.edits} edits, debounce {args.debounce_ms:.0f} ms): "
-          f"p50 {statistics.median(lat):.2f} s, p95 {p95:.2f} s")
+    print(
+        f"django-wheel edit → visible ({args.edits} edits, debounce {args.debounce_ms:.0f} ms): "
+        f"p50 {statistics.median(lat):.2f} s, p95 {p95:.2f} s"
+    )
     cold, warm = nochange_ratio()
     print(f"django-sdist cold init {cold:.2f} s, no-change sync {warm:.2f} s: {warm / cold:.1%} of cold")
 

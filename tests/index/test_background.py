@@ -20,8 +20,14 @@ from codegraph.store.reader import Reader
 def big_repo(root: Path, files: int = 1500) -> ProjectPaths:
     root.mkdir()
     for i in range(files):
-        (root / f"m{i}.py").write_text("".join(f"def f{i}_{j}(x):\n    return f{i}_{j - 1}(x)\n\n" if j else
-                                               f"def f{i}_{j}(x):\n    return x\n\n" for j in range(40)))
+        (root / f"m{i}.py").write_text(
+            "".join(
+                f"def f{i}_{j}(x):\n    return f{i}_{j - 1}(x)\n\n"
+                if j
+                else f"def f{i}_{j}(x):\n    return x\n\n"
+                for j in range(40)
+            )
+        )
     return ProjectPaths(root.resolve())
 
 
@@ -59,8 +65,12 @@ def test_cli_background_returns_at_once_and_the_index_appears(tmp_path):
     root = tmp_path / "small"
     root.mkdir()
     (root / "a.py").write_text("def a():\n    return 1\n")
-    proc = subprocess.run([sys.executable, "-m", "codegraph", "init", str(root), "--background"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "codegraph", "init", str(root), "--background"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0 and "in the background" in proc.stderr
     paths = ProjectPaths(root.resolve())
     assert wait_until(lambda: paths.db.exists() and background.lock_holder(paths) is None)

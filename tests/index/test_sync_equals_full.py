@@ -28,11 +28,21 @@ SNIPPETS = [
 
 def graph(root: Path) -> tuple[set, set, set]:
     with Reader(root) as r:
-        nodes = {tuple(x) for x in r.conn.execute(
-            "SELECT id, kind, name, qualified_name, file_path, start_line, end_line, signature FROM nodes")}
-        edges = {tuple(x) for x in r.conn.execute("SELECT source, target, kind, line, col, metadata FROM edges")}
-        unresolved = {tuple(x) for x in r.conn.execute(
-            "SELECT from_node_id, reference_name, reference_kind, line, col FROM unresolved_refs")}
+        nodes = {
+            tuple(x)
+            for x in r.conn.execute(
+                "SELECT id, kind, name, qualified_name, file_path, start_line, end_line, signature FROM nodes"
+            )
+        }
+        edges = {
+            tuple(x) for x in r.conn.execute("SELECT source, target, kind, line, col, metadata FROM edges")
+        }
+        unresolved = {
+            tuple(x)
+            for x in r.conn.execute(
+                "SELECT from_node_id, reference_name, reference_kind, line, col FROM unresolved_refs"
+            )
+        }
     return nodes, edges, unresolved
 
 
@@ -91,18 +101,28 @@ def test_a_new_definition_takes_over_previously_unresolved_references(tmp_path):
     paths = ProjectPaths(root.resolve())
     index_project(paths, workers=1)
     with Reader(root) as r:
-        assert r.conn.execute("SELECT COUNT(*) FROM unresolved_refs WHERE reference_name = 'later_defined'"
-                              ).fetchone()[0] == 1
+        assert (
+            r.conn.execute(
+                "SELECT COUNT(*) FROM unresolved_refs WHERE reference_name = 'later_defined'"
+            ).fetchone()[0]
+            == 1
+        )
     (root / "b.py").write_text("def later_defined():\n    return 2\n")
     summary = index_project(paths, workers=1)
     assert summary.parsed == 1  # a.py was not re-parsed, yet its call now resolves
     with Reader(root) as r:
-        rows = r.conn.execute("SELECT s.name, t.file_path FROM edges e JOIN nodes s ON s.id = e.source "
-                              "JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls'").fetchall()
+        rows = r.conn.execute(
+            "SELECT s.name, t.file_path FROM edges e JOIN nodes s ON s.id = e.source "
+            "JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls'"
+        ).fetchall()
         assert [tuple(x) for x in rows] == [("caller", "b.py")]
     (root / "b.py").unlink()
     index_project(paths, workers=1)
     with Reader(root) as r:
         assert r.conn.execute("SELECT COUNT(*) FROM edges WHERE kind = 'calls'").fetchone()[0] == 0
-        assert r.conn.execute("SELECT COUNT(*) FROM unresolved_refs WHERE reference_name = 'later_defined'"
-                              ).fetchone()[0] == 1
+        assert (
+            r.conn.execute(
+                "SELECT COUNT(*) FROM unresolved_refs WHERE reference_name = 'later_defined'"
+            ).fetchone()[0]
+            == 1
+        )
