@@ -4,7 +4,8 @@ any number of handshake proxies over a Unix socket, keeping the index, parsers a
 Lifecycle (issue 4): the pid file, held with an exclusive ``flock``, is the lock (a stale one, left by
 a dead daemon, is taken over); it exits on SIGTERM/SIGINT, after ``CODEGRAPH_DAEMON_IDLE`` seconds
 with no client (default 300), and when its project's ``.codegraph/`` disappears. It logs to
-``.codegraph/daemon.log``.
+``.codegraph/daemon.log``. While it serves, it watches the tree and syncs the index after each burst of
+edits (:mod:`codegraph.index.watch`; ``CODEGRAPH_NO_WATCH=1`` turns that off).
 
 Run detached with :func:`spawn`; ``python -m codegraph.mcp.daemon ROOT`` runs it in the foreground.
 """
@@ -85,7 +86,14 @@ class Daemon:
     """Serves one project root. ``handler(name, arguments, default_root=...) -> CallToolResult dict``
     is resolved lazily from :func:`wire.resolve_handler` when not given."""
 
-    def __init__(self, root: Path, *, handler: wire.Handler | None = None, idle: float | None = None):
+    def __init__(
+        self,
+        root: Path,
+        *,
+        handler: wire.Handler | None = None,
+        idle: float | None = None,
+        watch: bool = False,
+    ):
         self.paths = ProjectPaths(Path(root).resolve())
         self.socket_path = self.paths.daemon_socket
         self._handler = handler
@@ -98,6 +106,8 @@ class Daemon:
         self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="codegraph-call")
         self._listener: socket.socket | None = None
         self._lock_fd: int | None = None
+        self._watch = watch
+        self.watcher = None  # codegraph.index.watch.Watcher while the tree is watched
         self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
 
     # -- handler ---------------------------------------------------------------------------------
@@ -181,6 +191,23 @@ class Daemon:
             self.handler  # noqa: B018 - importing the handler loads the query layer before the first call
         except Exception:
             log.exception("could not load the tool handler")
+        if self._watch and not self._stop.is_set():
+            self._start_watcher()
+
+    def _start_watcher(self) -> None:
+        """Keep the index current while serving: watch the tree, sync after each burst of edits."""
+        try:
+            from codegraph.index.watch import Watcher, watch_decision
+
+            on, why = watch_decision(self.paths.root)
+            log.info("%s", why)
+            if on:
+                self.watcher = Watcher(self.paths)
+                self.watcher.start()
+        except Exception:
+            log.exception(
+                "could not start watching %s; answers stay as fresh as the last sync", self.paths.root
+            )
 
     def _should_exit(self) -> str | None:
         if self._stop.is_set():
@@ -213,6 +240,11 @@ class Daemon:
     def _cleanup(self) -> None:
         if self._listener is not None:
             self._listener.close()
+        if self.watcher is not None:
+            # Bounded: a sync in progress is abandoned (index writes are atomic), never waited out.
+            stopper = threading.Thread(target=self.watcher.stop, daemon=True)
+            stopper.start()
+            stopper.join(2)
         for path in (self.socket_path, self.registry_file):
             try:
                 path.unlink()
@@ -359,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr, level=logging.INFO, format=f"%(asctime)s daemon[{os.getpid()}] %(message)s"
     )
     IN_DAEMON = True
-    daemon = Daemon(root)
+    daemon = Daemon(root, watch=True)
 
     def on_signal(signum, _frame):
         log.info("signal %d", signum)

@@ -74,4 +74,5 @@ def server_env(runtime) -> dict[str, str]:
         "CODEGRAPH_MCP_HANDLER": "fake_handler:call_tool",
         "CODEGRAPH_RUNTIME_DIR": str(runtime),
         "CODEGRAPH_DAEMON_IDLE": "60",
+        "CODEGRAPH_NO_WATCH": "1",  # the fake projects' index is an empty file: nothing to sync
     }
