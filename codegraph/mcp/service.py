@@ -103,6 +103,8 @@ def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:
     stopped = []
     for info in running(root):
         pid = info["pid"]
+        if pid == os.getpid():
+            continue  # a daemon served from a thread of this process (tests, embedders): not ours to kill
         gone = lambda pid=pid: not wire.pid_alive(pid)  # noqa: E731 - a named predicate
         try:
             wire.request(Path(info["socket"]), "daemon/stop")

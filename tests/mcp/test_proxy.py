@@ -96,15 +96,39 @@ def thread_daemon(project):
     time.sleep(0.6)
 
 
-def test_calls_made_while_the_daemon_starts_are_queued_and_answered_in_order(project, thread_daemon):
-    s = Session(project, spawn=lambda _root: thread_daemon(delay=0.4))
+def test_calls_made_while_the_daemon_starts_are_queued_and_sent_to_it_in_order(project, monkeypatch):
+    # The daemon answers concurrently (answers may come back in any order, matched by id), so the
+    # order is checked where the daemon reads the requests.
+    received = []
+    original = daemon.Daemon._dispatch
+
+    def recording(self, message, reply):
+        received.append(message.get("id"))
+        original(self, message, reply)
+
+    monkeypatch.setattr(daemon.Daemon, "_dispatch", recording)
+    started = []
+    threads = []
+
+    def spawn(_root):
+        def run():
+            time.sleep(0.4)
+            started.append(daemon.Daemon(project, handler=_handler("daemon"), idle=0))
+            started[-1].serve()
+
+        threads.append(threading.Thread(target=run, daemon=True))
+        threads[-1].start()
+
+    s = Session(project, spawn=spawn)
     s.send("initialize", {"protocolVersion": "2025-11-25"})
     ids = [s.call(f"q{i}") for i in range(5)]
-    answers = s.receive(6)
-    calls = [a for a in answers if a["id"] in ids]
-    assert [a["id"] for a in calls] == ids
-    assert {a["result"]["structuredContent"]["where"] for a in calls} == {"daemon"}
+    answers = [a for a in s.receive(6) if a["id"] in ids]
+    assert sorted(a["id"] for a in answers) == ids
+    assert {a["result"]["structuredContent"]["where"] for a in answers} == {"daemon"}
+    assert received == ids
     s.close()
+    started[0].stop()
+    threads[0].join(5)
 
 
 def test_calls_over_the_queue_bound_get_a_clear_busy_answer(project, thread_daemon, monkeypatch):
