@@ -53,6 +53,12 @@ class ProjectPaths:
         sock = self.dir / "daemon.sock"
         if len(os.fsencode(sock)) <= 100:
             return sock
+        return self.daemon_socket_short
+
+    @property
+    def daemon_socket_short(self) -> Path:
+        """A short socket path under the temp dir, keyed by a hash of the root: used when the path in
+        ``.codegraph/`` is too long, or its filesystem cannot host sockets."""
         import hashlib  # here, not at the top: the MCP handshake imports this module (issue 4)
         import tempfile
 

@@ -1,9 +1,11 @@
 """The shared per-project daemon: one detached process per project root that serves tool calls for
 any number of handshake proxies over a Unix socket, keeping the index, parsers and caches warm.
 
-Lifecycle (issue 4): a pid file created exclusively is the lock (a stale one, whose pid is dead, is
-cleared); it exits on SIGTERM/SIGINT, after ``CODEGRAPH_DAEMON_IDLE`` seconds with no client (default
-300), and when its project's ``.codegraph/`` disappears. It logs to ``.codegraph/daemon.log``.
+Lifecycle (issue 4): the pid file, held with an exclusive ``flock``, is the lock (a stale one, left by
+a dead daemon, is taken over); it exits on SIGTERM/SIGINT, after ``CODEGRAPH_DAEMON_IDLE`` seconds
+with no client (default 300), and when its project's ``.codegraph/`` disappears. It logs to
+``.codegraph/daemon.log``. While it serves, it watches the tree and syncs the index after each burst of
+edits (:mod:`codegraph.index.watch`; ``CODEGRAPH_NO_WATCH=1`` turns that off).
 
 Run detached with :func:`spawn`; ``python -m codegraph.mcp.daemon ROOT`` runs it in the foreground.
 """
@@ -48,39 +50,50 @@ def read_pid(paths: ProjectPaths) -> int | None:
         return None
 
 
-def _acquire_lock(paths: ProjectPaths) -> bool:
-    """Create the pid file exclusively. Clears a stale one (dead pid) once. False: another daemon
-    holds it."""
-    for _ in range(2):
+def _acquire_lock(paths: ProjectPaths) -> int | None:
+    """Take the daemon lock: the pid file, held with an exclusive ``flock`` for the daemon's life.
+
+    A pid file left by a dead daemon is stale: its lock died with it, so it is taken over and
+    rewritten. Returns the open file descriptor (keep it open), or None when a live daemon holds it.
+    """
+    import fcntl
+
+    for _ in range(3):
+        fd = os.open(paths.daemon_pid, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fd = os.open(paths.daemon_pid, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            pid = read_pid(paths)
-            if pid is not None and pid != os.getpid() and wire.pid_alive(pid):
-                return False
-            if pid is None:
-                # Being written right now by a daemon starting beside us, or garbage: look again.
-                time.sleep(0.05)
-                pid = read_pid(paths)
-                if pid is not None and wire.pid_alive(pid):
-                    return False
-            log.info("clearing stale daemon lock (pid %s)", pid)
-            try:
-                paths.daemon_pid.unlink()
-            except FileNotFoundError:
-                pass
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(paths.daemon_pid).st_ino
+        except FileNotFoundError:
+            same = False  # the previous holder removed it while exiting: lock the new file
+        if not same:
+            os.close(fd)
             continue
-        with os.fdopen(fd, "w") as f:
-            f.write(f"{os.getpid()}\n")
-        return True
-    return False
+        stale = os.read(fd, 64).decode(errors="replace").strip()
+        if stale:
+            log.info("taking over the lock of a daemon that is gone (pid %s)", stale)
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return fd
+    return None
 
 
 class Daemon:
     """Serves one project root. ``handler(name, arguments, default_root=...) -> CallToolResult dict``
     is resolved lazily from :func:`wire.resolve_handler` when not given."""
 
-    def __init__(self, root: Path, *, handler: wire.Handler | None = None, idle: float | None = None):
+    def __init__(
+        self,
+        root: Path,
+        *,
+        handler: wire.Handler | None = None,
+        idle: float | None = None,
+        watch: bool = False,
+    ):
         self.paths = ProjectPaths(Path(root).resolve())
         self.socket_path = self.paths.daemon_socket
         self._handler = handler
@@ -92,6 +105,10 @@ class Daemon:
         self._stop = threading.Event()
         self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="codegraph-call")
         self._listener: socket.socket | None = None
+        self._lock_fd: int | None = None
+        self._watch = watch
+        self._first_answer = threading.Event()
+        self.watcher = None  # codegraph.index.watch.Watcher while the tree is watched
         self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
 
     # -- handler ---------------------------------------------------------------------------------
@@ -117,7 +134,8 @@ class Daemon:
         """Take the lock, listen, serve until stopped. Returns the exit code (0; 1 when another
         daemon already serves this root)."""
         self.paths.dir.mkdir(parents=True, exist_ok=True)
-        if not _acquire_lock(self.paths):
+        self._lock_fd = _acquire_lock(self.paths)
+        if self._lock_fd is None:
             log.info("another daemon serves %s; exiting", self.paths.root)
             return 1
         try:
@@ -134,20 +152,31 @@ class Daemon:
         self._stop.set()
 
     def _listen(self) -> None:
-        self.socket_path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.socket_path.unlink()  # we hold the lock: any socket file here is a dead daemon's
-        except FileNotFoundError:
-            pass
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old_umask = os.umask(0o077)
-        try:
-            listener.bind(os.fspath(self.socket_path))
-        finally:
-            os.umask(old_umask)
-        listener.listen(64)
-        listener.settimeout(_TICK)
-        self._listener = listener
+        """Bind the first socket path that works (see :func:`wire.socket_paths`)."""
+        candidates = wire.socket_paths(self.paths)
+        for n, path in enumerate(candidates):
+            for stale in candidates[n:]:
+                try:
+                    stale.unlink()  # we hold the lock: a socket file left here is a dead daemon's
+                except OSError:
+                    pass  # absent, or not ours to remove: bind reports it
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            old_umask = os.umask(0o077)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                listener.bind(os.fspath(path))
+            except OSError:
+                listener.close()
+                if n == len(candidates) - 1:
+                    raise
+                log.warning("cannot listen on %s; trying %s", path, candidates[n + 1], exc_info=True)
+                continue
+            finally:
+                os.umask(old_umask)
+            listener.listen(64)
+            listener.settimeout(_TICK)
+            self._listener, self.socket_path = listener, path
+            return
 
     def _register(self) -> None:
         try:
@@ -163,6 +192,26 @@ class Daemon:
             self.handler  # noqa: B018 - importing the handler loads the query layer before the first call
         except Exception:
             log.exception("could not load the tool handler")
+        if self._watch:
+            # Not before the first answer (or 2 s): the start-up sync would slow the first call by ~25 ms.
+            self._first_answer.wait(2.0)
+            if not self._stop.is_set():
+                self._start_watcher()
+
+    def _start_watcher(self) -> None:
+        """Keep the index current while serving: watch the tree, sync after each burst of edits."""
+        try:
+            from codegraph.index.watch import Watcher, watch_decision
+
+            on, why = watch_decision(self.paths.root)
+            log.info("%s", why)
+            if on:
+                self.watcher = Watcher(self.paths)
+                self.watcher.start()
+        except Exception:
+            log.exception(
+                "could not start watching %s; answers stay as fresh as the last sync", self.paths.root
+            )
 
     def _should_exit(self) -> str | None:
         if self._stop.is_set():
@@ -195,6 +244,11 @@ class Daemon:
     def _cleanup(self) -> None:
         if self._listener is not None:
             self._listener.close()
+        if self.watcher is not None:
+            # Bounded: a sync in progress is abandoned (index writes are atomic), never waited out.
+            stopper = threading.Thread(target=self.watcher.stop, daemon=True)
+            stopper.start()
+            stopper.join(2)
         for path in (self.socket_path, self.registry_file):
             try:
                 path.unlink()
@@ -202,9 +256,12 @@ class Daemon:
                 pass
         if read_pid(self.paths) == os.getpid():
             try:
-                self.paths.daemon_pid.unlink()
+                self.paths.daemon_pid.unlink()  # while still holding the lock
             except OSError:
                 pass
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     # -- one client ------------------------------------------------------------------------------
@@ -252,12 +309,26 @@ class Daemon:
             reader.close()  # the makefile() holds the socket open until closed too
             conn.close()
 
+    def _call(self, message: dict, reply) -> None:
+        """One tool call on a worker thread; always replies (a call never goes unanswered)."""
+        from codegraph.mcp import protocol
+
+        try:
+            handler = self.handler
+        except Exception as exc:
+            log.exception("could not load the tool handler")
+            text = f"codegraph could not load its tools: {type(exc).__name__}: {exc}"
+            reply(protocol.result(message.get("id"), protocol.text_result(text, is_error=True)))
+            return
+        reply(wire.run_handler(handler, message, self.paths.root))
+        self._first_answer.set()
+
     def _dispatch(self, message: dict, reply) -> None:
         from codegraph.mcp import protocol
 
         method, msg_id = message.get("method"), message.get("id")
         if method == "tools/call":
-            self._pool.submit(lambda: reply(wire.run_handler(self.handler, message, self.paths.root)))
+            self._pool.submit(self._call, message, reply)
         elif method == "daemon/status":
             reply(protocol.result(msg_id, {**self.status(), "clients": max(self._clients - 1, 0)}))
         elif method == "daemon/stop":
@@ -277,7 +348,8 @@ def spawn(root: Path) -> int:
     # The proxy decides which tools its client may call; the shared daemon serves every tool.
     env["CODEGRAPH_MCP_TOOLS"] = "all"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "codegraph.mcp.daemon", "--detach", os.fspath(root)],
+        # -c, not -m: running the module as __main__ would import it twice.
+        [sys.executable, "-c", "from codegraph.mcp.daemon import main; main()", "--detach", os.fspath(root)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -289,8 +361,16 @@ def spawn(root: Path) -> int:
     return proc.wait()
 
 
+LOG_MAX_BYTES = 1 << 20
+
+
 def _redirect_to_log(paths: ProjectPaths) -> None:
     paths.dir.mkdir(parents=True, exist_ok=True)
+    try:
+        if paths.daemon_log.stat().st_size > LOG_MAX_BYTES:  # keep one previous log, bounded
+            os.replace(paths.daemon_log, paths.daemon_log.with_suffix(".log.1"))
+    except OSError:
+        pass
     fd = os.open(paths.daemon_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
@@ -316,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr, level=logging.INFO, format=f"%(asctime)s daemon[{os.getpid()}] %(message)s"
     )
     IN_DAEMON = True
-    daemon = Daemon(root)
+    daemon = Daemon(root, watch=True)
 
     def on_signal(signum, _frame):
         log.info("signal %d", signum)
@@ -326,10 +406,12 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
-        return daemon.serve()
+        code = daemon.serve()
     except Exception:
         log.exception("daemon crashed")
-        return 2
+        code = 2
+    logging.shutdown()
+    os._exit(code)  # a call still running in a worker must not keep a stopped daemon alive
 
 
 if __name__ == "__main__":

@@ -10,8 +10,16 @@ Lifecycle (issue 4): exits on stdin EOF (after answering what is in flight, at m
 ``EOF_GRACE`` seconds), on SIGINT/SIGTERM, when the parent process dies, and when no byte arrives
 within ``CODEGRAPH_MCP_STARTUP_TIMEOUT`` seconds (default 60; 0 disables).
 
+A call the daemon has not answered within ``CODEGRAPH_MCP_CALL_TIMEOUT`` seconds (default 300; 0
+disables) gets an error result, so a wedged daemon cannot hang the client.
+
 Only the standard library is imported before the first tool call; stdout carries JSON-RPC lines only
 (:func:`main` moves fd 1 to stderr so a stray print cannot corrupt the stream).
+
+Environment: ``CODEGRAPH_NO_DAEMON``, ``CODEGRAPH_MCP_STARTUP_TIMEOUT``, ``CODEGRAPH_MCP_CALL_TIMEOUT``,
+``CODEGRAPH_DAEMON_START_TIMEOUT`` (seconds to wait for a new daemon, default 10), ``CODEGRAPH_MCP_TOOLS``
+(which tools are listed and callable); the daemon reads ``CODEGRAPH_DAEMON_IDLE``; both read
+``CODEGRAPH_RUNTIME_DIR`` and ``CODEGRAPH_MCP_HANDLER`` (see :mod:`codegraph.mcp.wire`).
 """
 
 from __future__ import annotations
@@ -42,6 +50,8 @@ PENDING_MAX_BYTES = 1 << 20
 EOF_GRACE = 1.5
 DEFAULT_STARTUP_TIMEOUT = 60.0
 DEFAULT_DAEMON_START_TIMEOUT = 10.0
+DEFAULT_CALL_TIMEOUT = 300.0
+_CONNECT_AFTER = ("tools/list", "tools/call")
 
 
 def _env_float(env: Mapping[str, str], key: str, default: float) -> float:
@@ -94,14 +104,15 @@ class Proxy:
         except IndexMissing:
             self.paths = None  # no index: every call gets the handler's fast "not indexed" answer
             self.root = Path(start).resolve()
-        use_daemon = self.paths is not None and self.env.get("CODEGRAPH_NO_DAEMON", "") not in ("1", "true")
-        self.state = CONNECTING if use_daemon else LOCAL
+        self._no_daemon = self.env.get("CODEGRAPH_NO_DAEMON", "") in ("1", "true")
+        self.state = CONNECTING if self.paths is not None and not self._no_daemon else LOCAL
         self.enabled = set(tools.enabled_tool_names(self.env))
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._pending: deque[tuple[dict, int]] = deque()
         self._pending_bytes = 0
         self._inflight: dict[object, dict] = {}
+        self._sent_at: dict[object, float] = {}
         self._sock = None
         self._local_q: queue.Queue[dict] = queue.Queue()
         self._local_thread: threading.Thread | None = None
@@ -134,9 +145,10 @@ class Proxy:
             if not line:
                 break
             self._got_bytes = True
-            self.handle_line(line)
-            if self._connector is None and self.state == CONNECTING:
-                # After the first answer, so starting the daemon never delays the handshake.
+            method = self.handle_line(line)
+            if self._connector is None and self.state == CONNECTING and method in _CONNECT_AFTER:
+                # Only once tools/list is answered (or a call arrives), so connecting to or starting
+                # the daemon never competes with the handshake for the interpreter.
                 self._connector = threading.Thread(
                     target=self._connect, name="codegraph-connect", daemon=True
                 )
@@ -145,31 +157,36 @@ class Proxy:
             self._idle.wait_for(lambda: self._outstanding <= 0, timeout=EOF_GRACE)
         return 0
 
-    def handle_line(self, line: bytes) -> None:
+    def handle_line(self, line: bytes) -> str | None:
+        """Answer or route one line. Returns its method (None when it has none)."""
         try:
             message = protocol.parse(line)
         except ValueError:
             self._write(protocol.error(None, protocol.PARSE_ERROR, "Parse error: not JSON"))
-            return
+            return None
         if message is None:
-            return
+            return None
         if not isinstance(message, dict):
             self._write(
                 protocol.error(None, protocol.INVALID_REQUEST, "Invalid request: batches are not supported")
             )
-            return
+            return None
         try:
             response = protocol.answer_locally(message, self.env)
         except protocol.NotLocal:
             self.route_call(message, len(line))
-            return
+            return "tools/call"
         if response is not None:
             self._write(response)
+        method = message.get("method")
+        return method if isinstance(method, str) else None
 
     # -- routing tool calls ----------------------------------------------------------------------
     def route_call(self, message: dict, size: int) -> None:
         params = message.get("params")
         name = params.get("name") if isinstance(params, dict) else None
+        if self.paths is None and not self._no_daemon:
+            self._index_appeared()
         with self._lock:
             self._outstanding += 1
             if name not in self.enabled or self.state == LOCAL:
@@ -188,6 +205,20 @@ class Proxy:
             else:
                 self._send_to_daemon(message)
 
+    def _index_appeared(self) -> None:
+        """A session that began without an index switches to the daemon once one exists (a
+        background ``codegraph init`` started with the session finishes)."""
+        try:
+            paths = find_root(self.root)
+        except IndexMissing:
+            return
+        with self._lock:
+            if self.paths is not None or self.state != LOCAL:
+                return
+            self.paths, self.root, self.state = paths, paths.root, CONNECTING
+        self._connector = threading.Thread(target=self._connect, name="codegraph-connect", daemon=True)
+        self._connector.start()
+
     def _busy(self, message: dict) -> dict:
         return protocol.result(
             message.get("id"),
@@ -203,6 +234,7 @@ class Proxy:
         from codegraph.mcp import wire
 
         self._inflight[message.get("id")] = message
+        self._sent_at[message.get("id")] = time.monotonic()
         try:
             wire.send(self._sock, message)
         except OSError:
@@ -257,13 +289,14 @@ class Proxy:
         self._read_daemon(reader)
 
     def _open_daemon(self):
-        from codegraph.mcp import daemon, wire
+        from codegraph.mcp import wire
 
         assert self.paths is not None
-        sock_path = self.paths.daemon_socket
         try:
-            return wire.connect(sock_path)
+            return wire.connect_project(self.paths)
         except wire.VersionMismatch as exc:
+            from codegraph.mcp import daemon
+
             pid = exc.theirs.get("pid")
             if not (isinstance(pid, int) and pid == daemon.read_pid(self.paths)):
                 _log(f"a daemon of another version serves {self.root}; not using it")
@@ -274,15 +307,21 @@ class Proxy:
                 return None
         except OSError:
             pass
-        (self._spawn or daemon.spawn)(self.root)
+        if self._spawn is None:
+            from codegraph.mcp.daemon import spawn
+
+            self._spawn = spawn
+        self._spawn(self.root)
         deadline = time.monotonic() + _env_float(
             self.env, "CODEGRAPH_DAEMON_START_TIMEOUT", DEFAULT_DAEMON_START_TIMEOUT
         )
+        began = time.monotonic()
         while time.monotonic() < deadline:
             try:
-                return wire.connect(sock_path)
+                return wire.connect_project(self.paths)
             except OSError:
-                time.sleep(0.02)
+                # A daemon usually listens within ~50 ms: poll finely at first, then back off.
+                time.sleep(0.005 if time.monotonic() - began < 0.5 else 0.02)
         _log(f"daemon did not start within its timeout; see {self.paths.daemon_log}")
         return None
 
@@ -299,11 +338,13 @@ class Proxy:
                     continue
                 with self._lock:
                     known = self._inflight.pop(response.get("id"), None) is not None
+                    self._sent_at.pop(response.get("id"), None)
                 if known:
                     self._write(response)
                     self._answered()
-        except OSError:
-            pass
+        except (OSError, ValueError):
+            pass  # ValueError: close() closed the reader under us
+        reader.close()
         with self._lock:
             self._daemon_gone_locked("connection closed")
 
@@ -323,19 +364,54 @@ class Proxy:
         for message in list(self._inflight.values()):
             self._to_local(message)
         self._inflight.clear()
+        self._sent_at.clear()
         while self._pending:
             self._to_local(self._pending.popleft()[0])
         self._pending_bytes = 0
 
+    def _expire_calls(self, timeout: float) -> None:
+        """Answer, with an error result, daemon calls older than ``timeout`` seconds."""
+        now = time.monotonic()
+        with self._lock:
+            late = [i for i, sent in self._sent_at.items() if now - sent > timeout]
+            for msg_id in late:
+                self._inflight.pop(msg_id, None)
+                self._sent_at.pop(msg_id, None)
+        for msg_id in late:
+            text = (
+                f"codegraph did not answer within {timeout:g} s and gave up on this call. "
+                "Retry, or ask more narrowly."
+            )
+            self._write(protocol.result(msg_id, protocol.text_result(text, is_error=True)))
+            self._answered()
+
     # -- lifecycle -------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Drop the daemon connection (the reader thread then ends). For embedders and tests; the
+        process exit does this in ``serve --mcp``."""
+        import socket
+
+        with self._lock:
+            sock = self._sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        if self._connector is not None:
+            self._connector.join(5)
+
     def _start_watchdog(self) -> None:
         startup = _env_float(self.env, "CODEGRAPH_MCP_STARTUP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT)
+        call_timeout = _env_float(self.env, "CODEGRAPH_MCP_CALL_TIMEOUT", DEFAULT_CALL_TIMEOUT)
         parent = os.getppid()
         began = time.monotonic()
 
         def watch() -> None:
             while True:
                 time.sleep(0.2)
+                if call_timeout > 0 and self._sent_at:
+                    self._expire_calls(call_timeout)
                 if parent != 1 and os.getppid() != parent:
                     _log("parent process died; exiting")
                     self._terminate(0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 
 from codegraph.errors import CodegraphError, IndexMissing
@@ -28,7 +29,7 @@ def status(root: Path) -> dict | None:
     """The status of the daemon serving ``root``, or None when none answers (or one of another
     version does)."""
     try:
-        return wire.request(ProjectPaths(root).daemon_socket, "daemon/status")
+        return wire.request(ProjectPaths(root), "daemon/status")
     except (OSError, ValueError, wire.VersionMismatch):
         return None
 
@@ -47,9 +48,18 @@ def running(root: Path | None = None) -> list[dict]:
         if wanted is not None and Path(info.get("root", "")) != wanted:
             continue
         live = status(Path(info["root"])) if info.get("root") else None
-        if live is None or live.get("pid") != info.get("pid"):
-            if not wire.pid_alive(int(info.get("pid", 0) or 0)):
+        pid = int(info.get("pid", 0) or 0)
+        if live is None or live.get("pid") != pid:
+            if not wire.pid_alive(pid):
                 entry.unlink(missing_ok=True)
+            elif pid not in found:
+                # Alive but not answering this version's hello (an older codegraph, or busy):
+                # still listed, so `daemon stop` can end it.
+                found[pid] = {
+                    **info,
+                    "uptime": round(time.time() - info.get("started", time.time()), 1),
+                    "answering": False,
+                }
             if live is None:
                 continue
         found[live["pid"]] = live
@@ -93,16 +103,21 @@ def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:
     stopped = []
     for info in running(root):
         pid = info["pid"]
+        if pid == os.getpid():
+            continue  # a daemon served from a thread of this process (tests, embedders): not ours to kill
+        gone = lambda pid=pid: not wire.pid_alive(pid)  # noqa: E731 - a named predicate
         try:
             wire.request(Path(info["socket"]), "daemon/stop")
+            asked = True
         except (OSError, ValueError, wire.VersionMismatch):
-            pass
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            if wire.wait_until(lambda pid=pid: not wire.pid_alive(pid), timeout):
-                break
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                break
+            asked = False  # it did not take the request: signal it at once
+        if not (asked and wire.wait_until(gone, timeout)):
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.kill(pid, sig)
+                except ProcessLookupError:
+                    break
+                if wire.wait_until(gone, timeout):
+                    break
         stopped.append(info)
     return stopped

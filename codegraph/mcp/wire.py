@@ -61,34 +61,62 @@ def connect(path: Path, *, timeout: float = 2.0) -> tuple[socket.socket, dict, o
         VersionMismatch: a daemon answered but is not this version; the socket is closed.
     """
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    reader = sock.makefile("rb")  # close both: the socket stays open until its makefile() is closed
     try:
         sock.settimeout(timeout)
         sock.connect(os.fspath(path))
         send(sock, hello(pid=os.getpid()))
-        reader = sock.makefile("rb")
         line = reader.readline()
         if not line:
             raise ConnectionResetError("daemon closed the connection during hello")
         theirs = json.loads(line)
     except (OSError, ValueError) as exc:
+        reader.close()
         sock.close()
         if isinstance(exc, OSError):
             raise
         raise ConnectionResetError(f"daemon sent a malformed hello: {exc}") from exc
     if not isinstance(theirs, dict) or not compatible(theirs):
+        reader.close()
         sock.close()
         raise VersionMismatch(theirs if isinstance(theirs, dict) else {})
     sock.settimeout(None)
     return sock, theirs, reader
 
 
-def request(path: Path, method: str, *, timeout: float = 2.0) -> dict:
-    """One control request (``daemon/status``, ``daemon/stop``) on a fresh connection.
+def socket_paths(paths) -> list[Path]:
+    """Where a project's daemon may listen, in the order it tries them: ``.codegraph/daemon.sock``
+    (when short enough), then the short temp-dir path (too long, or no sockets on that filesystem)."""
+    return list(dict.fromkeys((paths.daemon_socket, paths.daemon_socket_short)))
+
+
+def connect_project(paths, *, timeout: float = 2.0) -> tuple[socket.socket, dict, object]:
+    """:func:`connect` to the daemon of a project (a ``ProjectPaths``), at either of its socket paths.
 
     Raises:
         OSError, VersionMismatch: as :func:`connect`.
     """
-    sock, _, reader = connect(path, timeout=timeout)
+    last: OSError | None = None
+    for path in socket_paths(paths):
+        try:
+            return connect(path, timeout=timeout)
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            last = exc
+    assert last is not None
+    raise last
+
+
+def request(target, method: str, *, timeout: float = 2.0) -> dict:
+    """One control request (``daemon/status``, ``daemon/stop``) on a fresh connection to ``target``
+    (a socket path, or a ``ProjectPaths``).
+
+    Raises:
+        OSError, VersionMismatch: as :func:`connect`.
+    """
+    if isinstance(target, Path):
+        sock, _, reader = connect(target, timeout=timeout)
+    else:
+        sock, _, reader = connect_project(target, timeout=timeout)
     try:
         sock.settimeout(timeout)
         send(sock, {"jsonrpc": "2.0", "id": 1, "method": method})
@@ -97,6 +125,7 @@ def request(path: Path, method: str, *, timeout: float = 2.0) -> dict:
             raise ConnectionResetError("daemon closed the connection")
         return json.loads(line).get("result") or {}
     finally:
+        reader.close()
         sock.close()
 
 

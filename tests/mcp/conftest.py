@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-VENV_BIN = Path(sys.executable).parent
-CODEGRAPH = str(VENV_BIN / "codegraph")
+from tests.mcp.helpers import HERE
 
 
 def _kill_daemons(runtime: Path, roots: list[Path]) -> None:
@@ -77,4 +74,5 @@ def server_env(runtime) -> dict[str, str]:
         "CODEGRAPH_MCP_HANDLER": "fake_handler:call_tool",
         "CODEGRAPH_RUNTIME_DIR": str(runtime),
         "CODEGRAPH_DAEMON_IDLE": "60",
+        "CODEGRAPH_NO_WATCH": "1",  # the fake projects' index is an empty file: nothing to sync
     }

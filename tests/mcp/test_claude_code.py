@@ -11,7 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CODEGRAPH
+
+from tests.mcp.helpers import CODEGRAPH
 
 NPM_DIR = Path(os.environ.get("CODEGRAPH_TEST_NPM", Path.home() / ".cache" / "codegraph-test-npm"))
 BINARY = NPM_DIR / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
@@ -45,9 +46,15 @@ def test_claude_mcp_list_reports_codegraph_connected(claude, tmp_path, runtime):
     project.mkdir()
     (project / "app.py").write_text("def main():\n    return 1\n")
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "CODEGRAPH_RUNTIME_DIR": str(runtime)}
-    done = subprocess.run(
-        [str(claude), "mcp", "list"], cwd=project, env=env, capture_output=True, text=True, timeout=120
-    )
+    subprocess.run([CODEGRAPH, "init", str(project)], env=env, capture_output=True, check=True, timeout=60)
+    try:
+        done = subprocess.run(
+            [str(claude), "mcp", "list"], cwd=project, env=env, capture_output=True, text=True, timeout=120
+        )
+    finally:
+        from codegraph.mcp import service
+
+        service.stop()  # the proxy Claude spawned started the project's daemon
     lines = [line for line in done.stdout.splitlines() if line.startswith("codegraph:")]
     assert lines, done.stdout + done.stderr
     assert "Connected" in lines[0] and "Failed" not in lines[0], lines[0]

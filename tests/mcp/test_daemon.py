@@ -10,10 +10,9 @@ import signal
 import subprocess
 import sys
 
-from conftest import CODEGRAPH
-
 from codegraph.mcp import daemon, service, wire
 from codegraph.paths import ProjectPaths
+from tests.mcp.helpers import CODEGRAPH
 
 
 def _foreground(root, env, **extra_env):
@@ -109,3 +108,47 @@ def test_daemon_commands_start_list_and_stop_a_project_daemon(project, server_en
     assert "stopped" in stopped.stdout and str(pid) in stopped.stdout
     assert not wire.pid_alive(pid)
     assert "no codegraph daemon running" in run("list").stdout
+
+
+def test_a_daemon_that_cannot_bind_in_the_project_listens_on_the_short_temp_path(project, server_env):
+    paths = ProjectPaths(project)
+    paths.daemon_socket.mkdir()  # something that is not a socket holds the name
+    proc = _foreground(project, server_env)
+    try:
+        info = _wait_listening(project)
+        assert info["socket"] == str(paths.daemon_socket_short)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert not paths.daemon_socket_short.exists()
+
+
+def test_daemons_started_at_the_same_moment_leave_exactly_one_serving(project, server_env):
+    procs = [_foreground(project, server_env) for _ in range(3)]
+    try:
+        serving = _wait_listening(project)["pid"]
+        losers = [p for p in procs if p.pid != serving]
+        assert len(losers) == 2 and all(p.wait(10) == 1 for p in losers)
+        assert service.status(project)["pid"] == serving
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(10)
+
+
+def test_daemon_stop_also_ends_a_daemon_of_another_version(project, server_env):
+    old = (
+        "import sys, codegraph; codegraph.__version__ = '0.0.1-old'\n"
+        "from codegraph.mcp.daemon import main; sys.exit(main(sys.argv[1:]))\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", old, "--detach", str(project)], env=server_env, timeout=10, check=True
+    )
+    paths = ProjectPaths(project)
+    assert wire.wait_until(lambda: paths.daemon_socket.exists(), 10)
+    pid = daemon.read_pid(paths)
+    rows = service.running()
+    assert [(r["pid"], r["version"], r.get("answering")) for r in rows] == [(pid, "0.0.1-old", False)]
+    assert [r["pid"] for r in service.stop(project)] == [pid]
+    assert not wire.pid_alive(pid)

@@ -11,9 +11,10 @@ import time
 
 import anyio
 import pytest
-from conftest import CODEGRAPH
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from tests.mcp.helpers import CODEGRAPH
 
 
 def _write_modules(root, count: int) -> None:
@@ -153,3 +154,51 @@ def test_eight_concurrent_calls_from_several_proxies_succeed_while_the_index_is_
         text = _text(result)
         assert not result.is_error, text
         assert "locked" not in text and "internal error" not in text
+
+
+def test_after_the_daemon_is_killed_the_same_session_keeps_answering_from_the_index(
+    tmp_path, real_env, stop_daemons
+):
+    import signal
+
+    from codegraph.mcp import daemon
+    from codegraph.paths import ProjectPaths
+
+    root = tmp_path / "small"
+    _write_modules(root, 30)
+    _init(root, real_env)
+
+    async def body(session):
+        before = await session.call_tool("codegraph_callers", {"symbol": "helper_3"})
+        pid = daemon.read_pid(ProjectPaths(root))
+        os.kill(pid, signal.SIGKILL)
+        await anyio.sleep(0.2)
+        after = await session.call_tool("codegraph_callers", {"symbol": "helper_3"})
+        return before, after, pid
+
+    before, after, pid = anyio.run(_session, root, real_env, body)
+    assert pid and not before.is_error and not after.is_error
+    assert _text(before) == _text(after) and "Service3" in _text(after)
+
+
+def test_the_daemon_syncs_an_edit_made_while_it_serves(tmp_path, real_env, stop_daemons):
+    root = tmp_path / "live"
+    _write_modules(root, 20)
+    _init(root, real_env)
+    env = {**real_env, "CODEGRAPH_WATCH_DEBOUNCE_MS": "200"}
+
+    async def body(session):
+        before = _text(await session.call_tool("codegraph_callers", {"symbol": "helper_5"}))
+        (root / "pkg0" / "late.py").write_text(
+            "from pkg0.mod5 import helper_5\n\n\ndef newcomer():\n    return helper_5(1)\n"
+        )
+        for _ in range(100):  # up to 10 s: debounce, then an incremental sync
+            await anyio.sleep(0.1)
+            after = _text(await session.call_tool("codegraph_callers", {"symbol": "helper_5"}))
+            if "newcomer" in after:
+                return before, after
+        return before, after
+
+    before, after = anyio.run(_session, root, env, body)
+    assert "newcomer" not in before
+    assert "newcomer" in after

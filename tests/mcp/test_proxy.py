@@ -72,6 +72,8 @@ class Session:
     def close(self):
         self._stdin.close()
         self.thread.join(5)
+        self.proxy.close()
+        self.proxy.inp.close()
 
 
 @pytest.fixture
@@ -79,10 +81,10 @@ def thread_daemon(project):
     """Start (on demand) a daemon for ``project`` in a thread; stop it at teardown."""
     started = []
 
-    def start(handler=None, delay=0.0):
+    def start(handler=None, delay=0.0, root=None):
         def run():
             time.sleep(delay)
-            d = daemon.Daemon(project, handler=handler or _handler("daemon"), idle=0)
+            d = daemon.Daemon(root or project, handler=handler or _handler("daemon"), idle=0)
             started.append(d)
             d.serve()
 
@@ -94,15 +96,39 @@ def thread_daemon(project):
     time.sleep(0.6)
 
 
-def test_calls_made_while_the_daemon_starts_are_queued_and_answered_in_order(project, thread_daemon):
-    s = Session(project, spawn=lambda _root: thread_daemon(delay=0.4))
+def test_calls_made_while_the_daemon_starts_are_queued_and_sent_to_it_in_order(project, monkeypatch):
+    # The daemon answers concurrently (answers may come back in any order, matched by id), so the
+    # order is checked where the daemon reads the requests.
+    received = []
+    original = daemon.Daemon._dispatch
+
+    def recording(self, message, reply):
+        received.append(message.get("id"))
+        original(self, message, reply)
+
+    monkeypatch.setattr(daemon.Daemon, "_dispatch", recording)
+    started = []
+    threads = []
+
+    def spawn(_root):
+        def run():
+            time.sleep(0.4)
+            started.append(daemon.Daemon(project, handler=_handler("daemon"), idle=0))
+            started[-1].serve()
+
+        threads.append(threading.Thread(target=run, daemon=True))
+        threads[-1].start()
+
+    s = Session(project, spawn=spawn)
     s.send("initialize", {"protocolVersion": "2025-11-25"})
     ids = [s.call(f"q{i}") for i in range(5)]
-    answers = s.receive(6)
-    calls = [a for a in answers if a["id"] in ids]
-    assert [a["id"] for a in calls] == ids
-    assert {a["result"]["structuredContent"]["where"] for a in calls} == {"daemon"}
+    answers = [a for a in s.receive(6) if a["id"] in ids]
+    assert sorted(a["id"] for a in answers) == ids
+    assert {a["result"]["structuredContent"]["where"] for a in answers} == {"daemon"}
+    assert received == ids
     s.close()
+    started[0].stop()
+    threads[0].join(5)
 
 
 def test_calls_over_the_queue_bound_get_a_clear_busy_answer(project, thread_daemon, monkeypatch):
@@ -207,8 +233,9 @@ def test_calls_in_flight_when_the_daemon_connection_drops_are_answered_in_proces
     try:
         s = Session(project)
         s.send("initialize", {})
-        s.receive(1)
-        wire.wait_until(lambda: s.proxy.state == proxy.DAEMON, 3)
+        s.send("tools/list")
+        s.receive(2)
+        assert wire.wait_until(lambda: s.proxy.state == proxy.DAEMON, 3)
         call = s.call("x")
         (answer,) = s.receive(1)
         assert seen, "the call reached the daemon before it died"
@@ -245,4 +272,34 @@ def test_a_handler_exception_becomes_an_error_result_not_a_hang(project):
     s.call("x")
     (answer,) = s.receive(1)
     assert answer["result"]["isError"] is True and "boom" in answer["result"]["content"][0]["text"]
+    s.close()
+
+
+def test_a_daemon_call_unanswered_past_the_call_timeout_gets_an_error_result(project, thread_daemon):
+    s = Session(
+        project,
+        env={"CODEGRAPH_MCP_CALL_TIMEOUT": "0.5"},
+        spawn=lambda _root: thread_daemon(handler=_handler("daemon", delay=3)),
+    )
+    s.send("initialize", {})
+    call = s.call("slow")
+    answer = s.receive(2, timeout=3)[1]
+    assert answer["id"] == call and answer["result"]["isError"] is True
+    assert "did not answer" in answer["result"]["content"][0]["text"]
+    s.close()
+
+
+def test_a_session_started_before_the_index_existed_moves_to_the_daemon_once_it_does(
+    no_index_dir, thread_daemon
+):
+    s = Session(no_index_dir, spawn=lambda _root: thread_daemon(root=no_index_dir))
+    s.send("initialize", {})
+    s.call("before")
+    before = s.receive(2)[1]
+    (no_index_dir / ".codegraph").mkdir()
+    (no_index_dir / ".codegraph" / "codegraph.db").write_bytes(b"")
+    s.call("after")
+    (after,) = s.receive(1)
+    assert before["result"]["structuredContent"]["where"] == "in-process"
+    assert after["result"]["structuredContent"]["where"] == "daemon"
     s.close()

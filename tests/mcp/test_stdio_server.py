@@ -16,12 +16,12 @@ import sys
 import time
 
 import anyio
-from conftest import CODEGRAPH
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from codegraph.mcp import daemon, wire
 from codegraph.paths import ProjectPaths
+from tests.mcp.helpers import CODEGRAPH
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25"}}
 
@@ -248,3 +248,43 @@ def test_the_handshake_imports_nothing_heavy(project, server_env):
     heavy |= {"codegraph.index", "codegraph.store", "codegraph.query", "codegraph.mcp.dispatch"}
     assert not imported & heavy
     assert "codegraph.mcp.protocol" in imported
+
+
+def test_a_daemon_of_an_older_version_is_replaced_by_one_of_this_version(project, server_env):
+    old = (
+        "import sys, codegraph; codegraph.__version__ = '0.0.1-old'\n"
+        "from codegraph.mcp.daemon import main; sys.exit(main(sys.argv[1:]))\n"
+    )
+    launcher = [sys.executable, "-c", old, "--detach", str(project)]
+    assert subprocess.run(launcher, env=server_env, timeout=10).returncode == 0
+    paths = ProjectPaths(project)
+    assert wire.wait_until(lambda: paths.daemon_socket.exists(), 10)
+    older = daemon.read_pid(paths)
+
+    async def body(session):
+        return _structured(await session.call_tool("codegraph_explore", {"query": "x"}))
+
+    got = _sdk(project, server_env, body)
+    assert got["where"] == "daemon" and got["pid"] != older
+    assert not wire.pid_alive(older)
+
+
+def test_serve_path_option_serves_that_project_from_any_working_directory(project, no_index_dir, server_env):
+    async def body(session):
+        return _structured(await session.call_tool("codegraph_explore", {"query": "x"}))
+
+    async def main():
+        params = StdioServerParameters(
+            command=CODEGRAPH,
+            args=["serve", "--mcp", "--path", str(project)],
+            env=server_env,
+            cwd=str(no_index_dir),
+        )
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await body(session)
+
+    got = anyio.run(main)
+    assert got["root"] == str(project) and got["where"] == "daemon"

@@ -39,12 +39,21 @@ VALID: dict[str, dict[str, tuple[object, dict | None]]] = {  # param → (value,
     },
     "codegraph_search": {"query": ("build_filter", None), "kind": ("method", None), "limit": (5, None)},
     "codegraph_callers": {"symbol": ("add", None), "file": ("shop/utils/tree.py", None), "limit": (5, None)},
-    "codegraph_callees": {"symbol": ("Query.add_q", None), "file": ("shop/db/sql/query.py", None),
-                          "limit": (5, None)},
-    "codegraph_impact": {"symbol": ("Query.add_q", None), "file": ("shop/db/sql/query.py", None),
-                         "depth": (2, None)},
-    "codegraph_trace": {"from": ("QuerySet.filter", None), "to": ("Query.add_q", None),
-                        "maxDepth": (5, None)},
+    "codegraph_callees": {
+        "symbol": ("Query.add_q", None),
+        "file": ("shop/db/sql/query.py", None),
+        "limit": (5, None),
+    },
+    "codegraph_impact": {
+        "symbol": ("Query.add_q", None),
+        "file": ("shop/db/sql/query.py", None),
+        "depth": (2, None),
+    },
+    "codegraph_trace": {
+        "from": ("QuerySet.filter", None),
+        "to": ("Query.add_q", None),
+        "maxDepth": (5, None),
+    },
     "codegraph_files": {"path": ("shop/db", None), "limit": (5, None)},
     "codegraph_status": {},
     "codegraph_context": {"task": ("where is the WHERE clause built", None), "limit": (5, None)},
@@ -90,8 +99,12 @@ def test_every_tool_has_a_valid_value_for_every_schema_parameter():
 
 
 def test_every_tool_carries_the_read_only_annotations():
-    assert READ_ONLY == {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-                         "openWorldHint": False}
+    assert READ_ONLY == {
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": False,
+    }
     for tool in TOOLS:
         assert {k: tool["annotations"][k] for k in READ_ONLY} == READ_ONLY, tool["name"]
 
@@ -139,15 +152,23 @@ def _documented_defaults() -> list[tuple[str, str, int, dict]]:
 
 def test_defaults_are_documented_for_every_numeric_option():
     documented = {(n, p) for n, p, _, _ in _documented_defaults()}
-    numeric = {(t["name"], p) for t in TOOLS for p, s in t["inputSchema"]["properties"].items()
-               if s.get("type") == "integer" and p not in ("line", "offset", "maxChars")}
+    numeric = {
+        (t["name"], p)
+        for t in TOOLS
+        for p, s in t["inputSchema"]["properties"].items()
+        if s.get("type") == "integer" and p not in ("line", "offset", "maxChars")
+    }
     assert numeric and documented == numeric
 
 
-@pytest.mark.parametrize("name, param, default, base", _documented_defaults(),
-                         ids=[f"{n}-{p}" for n, p, _, _ in _documented_defaults()])
-def test_a_missing_optional_parameter_uses_its_documented_default(all_tools, project, name, param, default,
-                                                                  base):
+@pytest.mark.parametrize(
+    "name, param, default, base",
+    _documented_defaults(),
+    ids=[f"{n}-{p}" for n, p, _, _ in _documented_defaults()],
+)
+def test_a_missing_optional_parameter_uses_its_documented_default(
+    all_tools, project, name, param, default, base
+):
     without = call_tool(name, dict(base), default_root=project)
     explicit = call_tool(name, {**base, param: default}, default_root=project)
     assert without["isError"] is False and explicit["isError"] is False
@@ -166,8 +187,12 @@ def test_a_tool_that_is_not_enabled_gets_a_clear_message(monkeypatch, project):
 
 
 def _string_params() -> list[tuple[str, str]]:
-    return [(t["name"], p) for t in TOOLS for p, s in t["inputSchema"]["properties"].items()
-            if s.get("type") == "string"]
+    return [
+        (t["name"], p)
+        for t in TOOLS
+        for p, s in t["inputSchema"]["properties"].items()
+        if s.get("type") == "string"
+    ]
 
 
 @pytest.mark.parametrize("name, param", _string_params())
@@ -191,8 +216,9 @@ def test_a_string_argument_at_its_bound_is_not_refused_for_length(all_tools, pro
     assert "characters; the limit is" not in _text(call_tool(name, args, default_root=project))
 
 
-@pytest.mark.parametrize("name", ["codegraph_node", "codegraph_callers", "codegraph_callees",
-                                  "codegraph_impact"])
+@pytest.mark.parametrize(
+    "name", ["codegraph_node", "codegraph_callers", "codegraph_callees", "codegraph_impact"]
+)
 def test_an_unknown_symbol_gives_success_shaped_text_with_suggestions(all_tools, project, name):
     result = call_tool(name, {"symbol": "build_filtr"}, default_root=project)
     assert result["isError"] is False
