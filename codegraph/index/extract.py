@@ -131,8 +131,10 @@ class _Extractor:
             self.out.errors.append("syntax errors (partial extraction)")
         captures = QueryCursor(query_for(self.grammar)).captures(root)
         handle = self._python if self.is_python else self._ecmascript
-        for capture, nodes in captures.items():
-            for ts in nodes:
+        # tree-sitter's capture lists are not always in document order (seen with 0.26 on repeated
+        # patterns); sort so the same bytes always give the same extraction
+        for capture in sorted(captures):
+            for ts in sorted(captures[capture], key=lambda n: (n.start_byte, n.end_byte)):
                 handle(capture, ts)
         self._nest()
         self._emit_refs()
