@@ -69,12 +69,36 @@ def text_result(text: str, *, is_error: bool, structured: dict | None = None) ->
     return out
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"number out of range: {text}")
+    return value
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse(line: bytes) -> dict | list | None:
-    """Decode one line. Returns None for a blank line. Raises ValueError when it is not JSON."""
+    """Decode one line (strict JSON: no NaN/Infinity, no overflowing numbers, bounded nesting).
+    Returns None for a blank line. Raises ValueError when it is not JSON."""
     line = line.strip()
     if not line:
         return None
-    return json.loads(line)
+    try:
+        return json.loads(line, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def valid_id(msg_id: object) -> bool:
+    """JSON-RPC 2.0: an id is a string, a number or null (never a bool, array or object)."""
+    return (
+        msg_id is None
+        or isinstance(msg_id, str)
+        or (isinstance(msg_id, (int, float)) and not isinstance(msg_id, bool))
+    )
 
 
 def answer_locally(message: dict, env: dict[str, str] | None = None) -> dict | None:

@@ -69,6 +69,11 @@ def _log(message: str) -> None:
         pass
 
 
+def _key(msg_id: object) -> tuple[str, str]:
+    """A dict key that keeps ids apart that Python would merge (1 and 1.0, 1 and True)."""
+    return type(msg_id).__name__, repr(msg_id)
+
+
 class Proxy:
     """One MCP session over ``inp`` (binary, line-oriented) and ``write`` (takes one encoded line).
 
@@ -171,6 +176,13 @@ class Proxy:
                 protocol.error(None, protocol.INVALID_REQUEST, "Invalid request: batches are not supported")
             )
             return None
+        if "id" in message and not protocol.valid_id(message["id"]):
+            self._write(
+                protocol.error(
+                    None, protocol.INVALID_REQUEST, "Invalid request: id must be a string, a number or null"
+                )
+            )
+            return None
         try:
             response = protocol.answer_locally(message, self.env)
         except protocol.NotLocal:
@@ -233,8 +245,8 @@ class Proxy:
         """Caller holds ``_lock`` and state is DAEMON."""
         from codegraph.mcp import wire
 
-        self._inflight[message.get("id")] = message
-        self._sent_at[message.get("id")] = time.monotonic()
+        self._inflight[_key(message.get("id"))] = message
+        self._sent_at[_key(message.get("id"))] = time.monotonic()
         try:
             wire.send(self._sock, message)
         except OSError:
@@ -337,8 +349,8 @@ class Proxy:
                 if not isinstance(response, dict):
                     continue
                 with self._lock:
-                    known = self._inflight.pop(response.get("id"), None) is not None
-                    self._sent_at.pop(response.get("id"), None)
+                    known = self._inflight.pop(_key(response.get("id")), None) is not None
+                    self._sent_at.pop(_key(response.get("id")), None)
                 if known:
                     self._write(response)
                     self._answered()
@@ -373,10 +385,13 @@ class Proxy:
         """Answer, with an error result, daemon calls older than ``timeout`` seconds."""
         now = time.monotonic()
         with self._lock:
-            late = [i for i, sent in self._sent_at.items() if now - sent > timeout]
-            for msg_id in late:
-                self._inflight.pop(msg_id, None)
-                self._sent_at.pop(msg_id, None)
+            late_keys = [k for k, sent in self._sent_at.items() if now - sent > timeout]
+            late = []
+            for key in late_keys:
+                message = self._inflight.pop(key, None)
+                self._sent_at.pop(key, None)
+                if message is not None:
+                    late.append(message.get("id"))
         for msg_id in late:
             text = (
                 f"codegraph did not answer within {timeout:g} s and gave up on this call. "
