@@ -1,3 +1,3 @@
-from codegraph.cli.main import main
+from codegraph.cli.entry import main
 
 main()
