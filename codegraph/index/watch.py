@@ -241,3 +241,41 @@ class Watcher:
             self._dirty.clear()
             if not self._stop.is_set():
                 self._run_sync()
+
+
+# Watchers running in this process (the daemon), by project root: (watcher or None, why).
+_ACTIVE: dict[str, tuple[Watcher | None, str]] = {}
+
+
+def register(root: Path, watcher: Watcher | None, why: str) -> None:
+    """Record this process's watch decision for ``root`` (the daemon calls it when it starts)."""
+    _ACTIVE[str(root)] = (watcher, why)
+
+
+def catch_up_wait(env: dict[str, str] | None = None) -> float:
+    """``CODEGRAPH_CATCHUP_WAIT_MS`` in seconds (default 3 s, 0–60 s)."""
+    raw = (env if env is not None else os.environ).get("CODEGRAPH_CATCHUP_WAIT_MS", "3000")
+    try:
+        return min(60.0, max(0.0, float(raw) / 1000))
+    except ValueError:
+        return 3.0
+
+
+def before_answer(root: Path) -> str | None:
+    """Called before a tool answer in this process: waits (bounded) for the start-up catch-up, and
+    returns a line to show when auto-sync is off here, or None when the index is being kept current
+    (or no watch decision was made in this process, e.g. a one-off CLI run)."""
+    entry = _ACTIVE.get(str(root))
+    if entry is None:
+        return None
+    watcher, why = entry
+    if watcher is None:
+        return f"Note: {why}; answers are as of the last sync."
+    if not watcher.wait_caught_up(catch_up_wait()):
+        return "Note: the index is still catching up with recent edits; this answer may miss the newest ones."
+    if not watcher.alive:
+        return ("Note: auto-sync is off (the file watcher stopped); answers are as of the last sync — run "
+                "`codegraph sync`.")
+    if watcher.last_error:
+        return f"Note: the last automatic sync failed ({watcher.last_error}); answers are as of the sync before it."
+    return None

@@ -107,7 +107,6 @@ class Daemon:
         self._listener: socket.socket | None = None
         self._lock_fd: int | None = None
         self._watch = watch
-        self._first_answer = threading.Event()
         self.watcher = None  # codegraph.index.watch.Watcher while the tree is watched
         self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
 
@@ -192,22 +191,22 @@ class Daemon:
             self.handler  # noqa: B018 - importing the handler loads the query layer before the first call
         except Exception:
             log.exception("could not load the tool handler")
-        if self._watch:
-            # Not before the first answer (or 2 s): the start-up sync would slow the first call by ~25 ms.
-            self._first_answer.wait(2.0)
-            if not self._stop.is_set():
-                self._start_watcher()
+        if self._watch and not self._stop.is_set():
+            # at once: the start-up catch-up reconciles the index with disk; the first calls wait for it
+            # (bounded by CODEGRAPH_CATCHUP_WAIT_MS, issue 6)
+            self._start_watcher()
 
     def _start_watcher(self) -> None:
         """Keep the index current while serving: watch the tree, sync after each burst of edits."""
         try:
-            from codegraph.index.watch import Watcher, watch_decision
+            from codegraph.index.watch import Watcher, register, watch_decision
 
             on, why = watch_decision(self.paths.root)
             log.info("%s", why)
             if on:
                 self.watcher = Watcher(self.paths)
                 self.watcher.start()
+            register(self.paths.root, self.watcher, why)
         except Exception:
             log.exception(
                 "could not start watching %s; answers stay as fresh as the last sync", self.paths.root
@@ -321,7 +320,6 @@ class Daemon:
             reply(protocol.result(message.get("id"), protocol.text_result(text, is_error=True)))
             return
         reply(wire.run_handler(handler, message, self.paths.root))
-        self._first_answer.set()
 
     def _dispatch(self, message: dict, reply) -> None:
         from codegraph.mcp import protocol

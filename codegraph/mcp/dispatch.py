@@ -115,6 +115,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "structuredContent": {…}, "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.index.watch import before_answer
     from codegraph.query.freshness import banner, changed_files, cited_paths
     from codegraph.render import render, to_data
     from codegraph.store.reader import Reader
@@ -152,6 +153,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         _HANDLERS = _handlers()
     try:
         with Reader(start) as reader:
+            note = before_answer(reader.root)
             result = _HANDLERS[name](reader, arguments)
             data = to_data(result)
             text = render(result)
@@ -159,6 +161,9 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
             if changed:
                 text = banner(changed) + "\n\n" + text
                 data = {**data, "staleFiles": changed}
+            if note:
+                text = note + "\n\n" + text
+                data = {**data, "autoSync": note}
             return _result(text, data)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)

@@ -123,3 +123,45 @@ def test_debounce_setting_is_clamped():
     assert debounce_seconds({"CODEGRAPH_WATCH_DEBOUNCE_MS": "5"}) == 0.1
     assert debounce_seconds({"CODEGRAPH_WATCH_DEBOUNCE_MS": "999999"}) == 60.0
     assert debounce_seconds({"CODEGRAPH_WATCH_DEBOUNCE_MS": "abc"}) == 2.0
+
+
+def test_tool_answers_say_when_auto_sync_is_off_or_the_watcher_died(tmp_path, monkeypatch):
+    from codegraph.index import watch
+    from codegraph.mcp.dispatch import call_tool
+
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    monkeypatch.setattr(watch, "_ACTIVE", {})
+
+    def text() -> str:
+        return call_tool("codegraph_explore", {"query": "Query.add_q"}, default_root=paths.root)["content"][0]["text"]
+
+    assert not text().startswith("Note:")  # no watch decision in this process: nothing to say
+    watch.register(paths.root, None, "auto-sync off: CODEGRAPH_NO_WATCH=1")
+    assert text().startswith("Note: auto-sync off: CODEGRAPH_NO_WATCH=1")
+    watcher = Watcher(paths, debounce=DEBOUNCE)
+    watcher.start()
+    watch.register(paths.root, watcher, "auto-sync on")
+    assert watcher.wait_caught_up(10)
+    assert not text().startswith("Note:")
+    watcher.stop()
+    assert text().startswith("Note: auto-sync is off (the file watcher stopped)")
+
+
+def test_the_first_answer_waits_for_the_start_up_catch_up(tmp_path, monkeypatch):
+    from codegraph.index import watch
+
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    (root / "shop" / "late.py").write_text("def edited_while_no_daemon_ran():\n    return 1\n")
+    monkeypatch.setattr(watch, "_ACTIVE", {})
+    watcher = Watcher(paths, debounce=DEBOUNCE)
+    watcher.start()
+    watch.register(paths.root, watcher, "auto-sync on")
+    try:
+        assert watch.before_answer(paths.root) is None  # returns once caught up
+        assert names(root, "edited_while_no_daemon_ran") == ["shop/late.py"]
+    finally:
+        watcher.stop()
