@@ -110,6 +110,8 @@ class FileExtraction:
     assigned_types: list[tuple[str, str, str]] = field(default_factory=list)
     # ES exports without ``from``: (exported name, local name), e.g. ("default", "Router"), ("y", "x").
     exports: list[tuple[str, str]] = field(default_factory=list)
+    # What functions return, for return-type inference: (function id, "self" | "var:NAME" | "call:CALLEE").
+    returns: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

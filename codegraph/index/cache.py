@@ -10,6 +10,8 @@ import zlib
 
 from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
+# Bumped whenever the encoded shape or the extractor's output changes: older cache rows are re-parsed.
+CACHE_VERSION = "2"
 _NODE_FIELDS = Node.__slots__
 _REF_FIELDS = Ref.__slots__
 _IMPORT_FIELDS = ImportBinding.__slots__
@@ -26,12 +28,15 @@ def encode(fx: FileExtraction) -> bytes:
         fx.errors,
         fx.assigned_types,
         fx.exports,
+        fx.returns,
     ]
     return zlib.compress(json.dumps(payload, separators=(",", ":")).encode(), 1)
 
 
 def decode(data: bytes) -> FileExtraction:
-    path, language, nodes, contains, refs, imports, errors, typed, exports = json.loads(zlib.decompress(data))
+    path, language, nodes, contains, refs, imports, errors, typed, exports, returns = json.loads(
+        zlib.decompress(data)
+    )
     return FileExtraction(
         path=path,
         language=language,
@@ -42,4 +47,5 @@ def decode(data: bytes) -> FileExtraction:
         errors=errors,
         assigned_types=[tuple(t) for t in typed],
         exports=[tuple(e) for e in exports],
+        returns=[tuple(r) for r in returns],
     )

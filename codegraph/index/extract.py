@@ -104,6 +104,7 @@ class _Extractor:
             tuple[int, str, str, int, int, str | None]
         ] = []  # (byte, kind, name, line, col, recv)
         self.typed: list[tuple[int, str, str]] = []  # (byte, variable, type/constructor name)
+        self.returned: list[tuple[int, str]] = []  # (byte, "self" | "var:x" | "call:a.b")
         self.class_refs: list[tuple[_Def, str, str, object]] = []  # (class def, kind, name, ts node)
 
     # ---------------------------------------------------------------- driver
@@ -224,6 +225,10 @@ class _Extractor:
                     name.rsplit(".", 1)[0] if "." in name else None,
                 )
             )
+        for byte, expr in self.returned:
+            d = self._enclosing(byte)
+            if d is not None and d.kind in ("function", "method"):
+                self.out.returns.append((d.node.id, expr))
         for byte, var, type_name in self.typed:
             d = self._enclosing(byte)
             if var.startswith(("self.", "this.")):
@@ -409,6 +414,31 @@ class _Extractor:
             self._python_import(ts)
         elif capture == "assign":
             self._python_assign(ts)
+        elif capture == "return":
+            self._returned(ts)
+
+    def _returned(self, ts) -> None:
+        """What a ``return`` gives back, when it can name a type: the instance itself, a local
+        variable (typed elsewhere), or a call (a constructor or another function's return)."""
+        expr = ts.named_children[0] if ts.named_child_count else None
+        if expr is None:
+            self.returned.append((ts.start_byte, "none"))
+            return
+        t = expr.type
+        if t in ("identifier", "this"):
+            name = _text(expr)
+            self.returned.append((ts.start_byte, "self" if name in ("self", "this") else f"var:{name}"))
+        elif t in ("call", "call_expression", "new_expression"):
+            fn = expr.child_by_field_name("function") or expr.child_by_field_name("constructor")
+            callee = _dotted(fn) if fn is not None else None
+            if callee in ("self.__class__", "type", "cls"):
+                self.returned.append((ts.start_byte, "self"))
+            elif callee:
+                self.returned.append((ts.start_byte, f"call:{callee}"))
+            else:
+                self.returned.append((ts.start_byte, "unknown"))
+        else:
+            self.returned.append((ts.start_byte, "unknown"))
 
     def _python_assign(self, ts) -> None:
         left = ts.child_by_field_name("left")
@@ -572,6 +602,8 @@ class _Extractor:
                 self._ref(ts, "instantiates", name, name.rsplit(".", 1)[0] if "." in name else None)
         elif capture == "import":
             self._es_import(ts)
+        elif capture == "return":
+            self._returned(ts)
         elif capture == "export":
             self._es_export(ts)
         elif capture == "assign":

@@ -159,7 +159,11 @@ def index_project(
         print(f"codegraph: {exc}; moved it to {moved.name} and rebuilding", file=sys.stderr)
         conn = connect_writer(paths.db)
     try:
-        cached = {} if full else writer.load_cache(conn)
+        cache_version = conn.execute(
+            "SELECT value FROM project_metadata WHERE key = 'cgpy_cache_version'"
+        ).fetchone()
+        stale_cache = cache_version is None or cache_version[0] != cache.CACHE_VERSION
+        cached = {} if full or stale_cache else writer.load_cache(conn)
         previous = writer.indexed_paths(conn)
         current = {f.path: f for f in found.files}
         to_parse: list[SourceFile] = []
@@ -258,6 +262,7 @@ def _update(
         "index_files_discovered": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
         "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
+        "cgpy_cache_version": cache.CACHE_VERSION,
     }
     writer.write_index(
         conn,

@@ -69,6 +69,8 @@ class _Project:
         self._suffixes: dict[str, list[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._scope_cache: dict[str, list[Node]] = {}
+        self.returns: dict[str, list[str]] = defaultdict(list)
+        self._returns_memo: dict[str, Node | None] = {}
         for f in files:
             file_id = f"file:{f.path}"
             top: dict[str, list[Node]] = defaultdict(list)
@@ -97,6 +99,8 @@ class _Project:
             self.exports[f.path] = dict(f.exports)
             for scope, var, type_name in f.assigned_types:
                 self.types[scope][var].add(type_name)
+            for fn_id, expr in f.returns:
+                self.returns[fn_id].append(expr)
             if f.language == "python":
                 mod = f.path[:-3] if f.path.endswith(".py") else f.path[:-4]
                 if mod.endswith("/__init__"):
@@ -293,10 +297,62 @@ class _Project:
                 continue
             if len(names) != 1:
                 return None
-            type_name = next(iter(names))
-            target = self.resolve_dotted(path, source_id, type_name)
-            return target if isinstance(target, Node) and target.kind in TYPE_TARGETS else None
+            return self.class_of(path, source_id, next(iter(names)))
         return None
+
+    def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:
+        """The class an expression names or produces: a type name (``Foo``, ``mod.Foo``), or a
+        callee whose result it is (``Foo`` constructs a Foo; ``self._chain`` / ``make_query`` give
+        what that function returns)."""
+        if expr in ("self.__class__", "cls", "this.constructor"):
+            return self.enclosing_class(scope_id)
+        if expr.startswith(("self.", "this.")) and expr.count(".") == 1:
+            cls = self.enclosing_class(scope_id)
+            method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
+            return self.return_class(method) if method is not None else None
+        target = self.resolve_dotted(path, scope_id, expr)
+        if not isinstance(target, Node):
+            return None
+        if target.kind in TYPE_TARGETS:
+            return target
+        if target.kind in ("function", "method"):
+            return self.return_class(target)
+        return None
+
+    def return_class(self, fn: Node) -> Node | None:
+        """The one class every ``return`` of ``fn`` produces (or its return annotation names), else
+        None. ``return self`` / ``self.__class__(...)`` give the enclosing class."""
+        if fn.id in self._returns_memo:
+            return self._returns_memo[fn.id]
+        self._returns_memo[fn.id] = None  # recursion guard: a cycle resolves to unknown
+        path = fn.file_path
+        found: Node | None = None
+        annotation = (fn.return_type or "").strip().strip("'\"").split("[")[0].split("<")[0].strip()
+        if annotation in ("Self", "this"):
+            found = self.enclosing_class(fn.id)
+        elif annotation and annotation.replace(".", "").replace("_", "").isalnum():
+            target = self.resolve_dotted(path, fn.id, annotation)
+            found = target if isinstance(target, Node) and target.kind in TYPE_TARGETS else None
+        else:
+            classes = set()
+            exprs = self.returns.get(fn.id, ())
+            for expr in exprs:
+                if expr == "self":
+                    cls = self.enclosing_class(fn.id)
+                elif expr.startswith("var:"):
+                    cls = self.type_of(path, fn.id, expr[4:])
+                elif expr.startswith("call:"):
+                    cls = self.class_of(path, fn.id, expr[5:])
+                else:
+                    cls = None
+                if cls is None:
+                    classes = set()
+                    break
+                classes.add(cls.id)
+            if len(classes) == 1:
+                found = self.nodes[classes.pop()]
+        self._returns_memo[fn.id] = found
+        return found
 
     def resolve_dotted(self, path: str, source_id: str, dotted: str) -> Node | str | None:
         """``a.b.C`` where ``a`` is an import/module/class: walk the chain."""

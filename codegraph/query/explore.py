@@ -34,6 +34,10 @@ WALK_KINDS = ("calls", "instantiates", "extends", "implements", "references")
 HARD_CEILING = 25_000
 RESTART = 0.3
 CALLER_WEIGHT = 0.35
+FORWARD_HOPS = 5
+FLOW_DEPTH = 5
+FLOW_DECAY = 0.75
+FLOW_NODES = 150
 ITERATIONS = 12
 SEGMENT_NAMES = 40
 GENERATED_SUFFIXES = (
@@ -127,9 +131,12 @@ CHINESE_VOCAB: dict[str, list[str]] = {
 
 
 def identifier_shaped(token: str) -> bool:
-    """camelCase, PascalCase, snake_case or qualified (``a.b``, ``A::b``); a lowercase word is not."""
+    """camelCase, PascalCase, snake_case or qualified (``a.b``, ``A::b``); a lowercase word is not, and
+    neither is an all-caps word (``WHERE``, ``SQL``: prose emphasis; ``MAX_SIZE`` has its underscore)."""
     if any(sep in token for sep in (".", "::", "#")) or "_" in token.strip("_"):
         return True
+    if token.isupper():
+        return False
     return any(c.isupper() for c in token[1:]) or (
         token[0].isupper() and len(token) > 1 and any(c.islower() for c in token)
     )
@@ -210,19 +217,48 @@ def _seeds(reader: Reader, terms: Terms) -> dict[str, tuple[Node, float]]:
         found = [n for nm in names for n in reader.nodes_named(nm) if n.kind != "property"]
         weight = 0.5 / max(1, len(found))  # a rarer word points more sharply
         for n in found[:SEGMENT_NAMES]:
-            if n.id not in named:
-                seeds[n.id] = (n, max(weight, seeds.get(n.id, (n, 0.0))[1]))
+            if n.id not in named:  # a name holding several of the question's words adds them up
+                seeds[n.id] = (n, weight + seeds.get(n.id, (n, 0.0))[1])
     named_total = sum(w for _, w in seeds.values())
-    text = " ".join(terms.words + [t.replace(".", " ").replace("::", " ") for t in terms.identifiers])
+    # the named identifiers are seeded exactly above; their parts in the full-text query only add noise
+    text = " ".join(terms.words) or " ".join(
+        t.replace(".", " ").replace("::", " ") for t in terms.identifiers
+    )
     hits = [(n, s) for n, s in reader.search(text, limit=30) if n.id not in seeds and n.kind != "property"]
     if hits:
-        # full-text seeds matter less than named ones: together at most half of the named weight
-        cap = named_total / 2 if named_total else 3.0
+        # full-text seeds matter less than named ones: together at most a quarter of the weight of the
+        # symbols the question names (half of the word matches when it names none)
+        cap = (
+            named_total / 4
+            if terms.identifiers and named_total
+            else (named_total / 2 if named_total else 3.0)
+        )
         decay = [0.85**i for i in range(len(hits))]
         scale = cap / sum(decay)
         for (n, _), d in zip(hits, decay, strict=True):
             seeds[n.id] = (n, d * scale)
     return seeds
+
+
+def _boost_flow(reader: Reader, terms: Terms, seeds: dict, scores: dict[str, float]) -> None:
+    """The call flow downstream of each symbol the question names, followed FLOW_DEPTH calls deep:
+    each callee scores at least FLOW_DECAY**depth of its named seed's score. The walk alone fades
+    within two or three hops, and "how does X do Y" is usually answered several calls below X."""
+    named = {t.replace("::", ".").split(".")[-1] for t in terms.identifiers}
+    for nid, (node, _) in seeds.items():
+        if node.name not in named or node.kind not in ("function", "method"):
+            continue
+        base = scores.get(nid, 0.0)
+        frontier, seen = [nid], {nid}
+        for depth in range(1, FLOW_DEPTH + 1):
+            edges = reader.outgoing(frontier, ("calls",)) if frontier else []
+            frontier = []
+            for _, target, _, _ in edges:
+                if target in seen or len(seen) > FLOW_NODES:
+                    continue
+                seen.add(target)
+                frontier.append(target)
+                scores[target] = max(scores.get(target, 0.0), base * FLOW_DECAY**depth)
 
 
 def _stems(word: str) -> list[str]:
@@ -254,20 +290,24 @@ def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | N
     # local graph: two hops around the seeds. The walk follows an edge forwards (caller → callee,
     # subclass → base) at full weight and backwards at CALLER_WEIGHT: "how does X work" is answered
     # downstream of X more than upstream.
+    # Two hops both ways, then further downstream only (callees of callees: the flow a question
+    # about X usually asks for), up to FORWARD_HOPS.
     adjacency: dict[str, dict[str, float]] = defaultdict(dict)
     frontier = set(restart)
     known = set(frontier)
-    for _ in range(2):
+    for hop in range(FORWARD_HOPS):
         if not frontier:
             break
-        edges = reader.outgoing(frontier, WALK_KINDS) + reader.incoming(frontier, WALK_KINDS)
+        edges = reader.outgoing(frontier, WALK_KINDS)
+        if hop < 2:
+            edges += reader.incoming(frontier, WALK_KINDS)
         nxt = set()
         for s, t, _, _ in edges:
             if s.startswith("file:") or t.startswith("file:") or s == t:
                 continue
             adjacency[s][t] = max(adjacency[s].get(t, 0.0), 1.0)
             adjacency[t][s] = max(adjacency[t].get(s, 0.0), CALLER_WEIGHT)
-            for x in (s, t):
+            for x in (s, t) if hop < 2 else (t,):
                 if x not in known:
                     known.add(x)
                     nxt.add(x)
@@ -289,6 +329,7 @@ def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | N
         for nid, value in restart.items():
             nxt[nid] += back * value
         scores = nxt
+    _boost_flow(reader, terms, seeds, scores)
     nodes = reader.nodes(sorted(scores, key=scores.get, reverse=True)[:600])
     nodes.update({nid: n for nid, (n, _) in seeds.items()})
     by_file: dict[str, float] = defaultdict(float)
@@ -504,7 +545,7 @@ def _blast(reader: Reader, ranking: Ranking) -> list[tuple[Node, list[tuple[Node
     return out
 
 
-WHOLE_FILE_LINES = 150
+WHOLE_FILE_LINES = 80
 CANDIDATE_FILES = 10
 
 
@@ -522,7 +563,16 @@ def _sections(reader: Reader, ranking: Ranking, room: int) -> list[FileSection]:
             continue
         numbered[fs.path] = [f"{i}\t{ln}" for i, ln in enumerate(lines, 1)]
         if len(lines) <= WHOLE_FILE_LINES:
-            candidates.append((fs.score, fs.path, 1, len(lines), "whole file"))
+            # a small file competes as its best symbol does, not as the sum of all of them
+            best = max(
+                (
+                    ranking.node_scores.get(n.id, 0.0)
+                    for n in ranking.nodes.values()
+                    if n.file_path == fs.path
+                ),
+                default=fs.score,
+            )
+            candidates.append((best * fs.penalty, fs.path, 1, len(lines), "whole file"))
             continue
         changed = bool(changed_files(reader, [fs.path]))
         for n in ranking.nodes.values():

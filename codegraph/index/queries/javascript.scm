@@ -14,3 +14,4 @@
 (export_statement) @export
 (lexical_declaration) @assign
 (variable_declaration) @assign
+(return_statement) @return

@@ -5,3 +5,4 @@
 (import_statement) @import
 (import_from_statement) @import
 (assignment) @assign
+(return_statement) @return

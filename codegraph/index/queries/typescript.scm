@@ -25,3 +25,4 @@
 (variable_declaration) @assign
 (type_identifier) @typeref
 (arrow_function) @arrow
+(return_statement) @return
