@@ -27,6 +27,7 @@ from codegraph_installer.plan import (
     claim,
     ensure,
     ensure_item,
+    foreign_note,
     get,
     install_json,
     is_our_server,
@@ -212,7 +213,9 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text, record
             text = _remove_hooks(text, event, settings_record)
         return text
 
-    plan.files.append(uninstall_json(server_file, read(server_file), server_steps, server_record))
+    server_text = read(server_file)
+    plan.files.append(uninstall_json(server_file, server_text, server_steps, server_record))
+    plan.notes.extend(foreign_note(server_file, server_text, server_path, is_our_server))
     plan.files.append(uninstall_json(settings_file, read(settings_file), settings_steps, settings_record))
     for what in kept:
         plan.notes.append(

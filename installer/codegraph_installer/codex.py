@@ -112,6 +112,10 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text, record
     current = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
     if current is None or not is_our_server(_unwrap(current)):
         plan.files.append(FilePlan(path, text, text, record))
+        if current is not None:
+            plan.notes.append(
+                f"left mcp_servers.{SERVER_NAME} in {path} as it is: codegraph did not write it."
+            )
         return plan
     assert text is not None
     key = ("mcp_servers", SERVER_NAME)

@@ -243,6 +243,17 @@ def added(before: Any, after: Any, keys=(), items=()) -> Record:
     return Record(keys=tuple(created), items=tuple(new_items))
 
 
+def foreign_note(path: Path, text: str | None, key: tuple, ours: Callable[[Any], bool]) -> list[str]:
+    """The note uninstall gives when ``key`` holds an entry codegraph did not write (it stays)."""
+    try:
+        found, entry = lookup(jsonc.loads(text), key) if text and text.strip() else (False, None)
+    except jsonc.JsoncError:
+        return []
+    if not found or ours(entry):
+        return []
+    return [f"left {'.'.join(map(str, key))} in {path} as it is: codegraph did not write it."]
+
+
 def _holds(array: Any, item: Any) -> bool:
     return isinstance(array, list) and item in array
 

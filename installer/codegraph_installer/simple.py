@@ -23,6 +23,7 @@ from codegraph_installer.plan import (
     Plan,
     claim,
     ensure,
+    foreign_note,
     install_json,
     is_our_server,
     parse_object,
@@ -77,11 +78,13 @@ class JsonTarget:
         record = (records or {}).get(key_of(path)) or Record()
         key = (self.key, SERVER_NAME)
         prune = record.prunable((self.key,), 1)
+        text = read(path)
         plan.files.append(
             uninstall_json(
-                path, read(path), lambda t: restore_or_remove(t, key, is_our_server, record, prune), record
+                path, text, lambda t: restore_or_remove(t, key, is_our_server, record, prune), record
             )
         )
+        plan.notes.extend(foreign_note(path, text, key, is_our_server))
         return plan
 
 

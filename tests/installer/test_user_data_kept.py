@@ -86,8 +86,9 @@ def test_uninstall_never_removes_a_foreign_entry_nor_the_file_holding_it(sandbox
     home, project = sandbox
     text = json.dumps({"mcpServers": {"codegraph": FOREIGN}})
     (home / ".claude.json").write_text(text)
-    _run(home, project, "claude", "uninstall")
+    outcome = _run(home, project, "claude", "uninstall")
     assert (home / ".claude.json").read_text() == text
+    assert f"left mcpServers.codegraph in {home / '.claude.json'} as it is" in " ".join(outcome.plan.notes)
 
 
 def test_codex_install_refuses_a_foreign_codegraph_table_and_replace_round_trips(sandbox):
@@ -96,6 +97,7 @@ def test_codex_install_refuses_a_foreign_codegraph_table_and_replace_round_trips
     config.parent.mkdir()
     original = '# mine\n[mcp_servers.codegraph]\ncommand = "mine"\nargs = ["custom"]\n'
     config.write_text(original)
+    assert "codegraph did not write it" in _invoke(home, project, "uninstall", "codex").output
     result = _invoke(home, project, "install", "codex", "-y")
     assert result.exit_code == ConfigConflict.exit_code
     assert f"{config}: mcp_servers.codegraph already holds an entry" in result.output
