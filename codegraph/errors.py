@@ -71,10 +71,24 @@ class RefusedRoot(CodegraphError):
     exit_code = 2
 
 
-class ConfigUnparsable(CodegraphError):
-    """A user's config file could not be parsed; nothing was written."""
+class ConfigRefused(CodegraphError):
+    """A user's config file was left alone (the message says why); nothing was written."""
 
     exit_code = 6
+
+
+class ConfigUnparsable(ConfigRefused):
+    """A user's config file could not be parsed (not JSON/TOML, not UTF-8); nothing was written."""
+
+
+class ConfigConflict(ConfigRefused):
+    """The config already holds a ``codegraph`` entry that codegraph did not write; install refuses to
+    overwrite it unless asked to (``--replace``)."""
+
+
+class ConfigUnwritable(ConfigRefused):
+    """A config file or a folder the installer needs cannot be written: read-only mode, a dangling
+    symlink, not a regular file, or a folder that cannot be created. Nothing was written."""
 
 
 class InputTooLong(CodegraphError):

@@ -22,11 +22,11 @@ def _paths(path: str | None):
     return InstallPaths.current(path)
 
 
-def _options(target, scope, prewarm=False, redirect_reads=False):
+def _options(target, scope, prewarm=False, redirect_reads=False, replace=False):
     from codegraph_installer.targets import make_options
 
     try:
-        return make_options(target, scope, prewarm=prewarm, redirect_reads=redirect_reads)
+        return make_options(target, scope, prewarm=prewarm, redirect_reads=redirect_reads, replace=replace)
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
 
@@ -79,16 +79,23 @@ _json = click.option("--json", "as_json", is_flag=True, help="Print the result a
 @click.option(
     "--redirect-reads", is_flag=True, help="Claude: PreToolUse hook suggesting codegraph for big Reads."
 )
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Overwrite a `codegraph` server entry codegraph did not write (uninstall puts it back).",
+)
 @click.option("--dry-run", is_flag=True, help="Print the unified diff; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before writing.")
 @_path
 @_json
-def install(target, scope, prewarm, redirect_reads, dry_run, yes, path, as_json):
-    """Register codegraph's MCP server with an agent (and, for Claude, auto-allow and hooks)."""
+def install(target, scope, prewarm, redirect_reads, replace, dry_run, yes, path, as_json):
+    """Register codegraph's MCP server with an agent (and, for Claude, auto-allow and hooks).
+
+    An existing `codegraph` entry that codegraph did not write is refused (exit 6) unless --replace."""
     from codegraph_installer import targets
 
     paths = _paths(path)
-    options = _options(target, scope, prewarm, redirect_reads)
+    options = _options(target, scope, prewarm, redirect_reads, replace)
     if not dry_run and not yes and sys.stdin.isatty():
         planned = targets.plan(target, "install", paths, options)
         if not _confirm(planned, yes):
@@ -103,8 +110,9 @@ def install(target, scope, prewarm, redirect_reads, dry_run, yes, path, as_json)
 @_path
 @_json
 def uninstall(target, scope, dry_run, path, as_json):
-    """Remove exactly what `codegraph install` added (entries recognised by content), from every scope
-    unless --scope names one. --json prints a list, one object per scope."""
+    """Remove exactly what `codegraph install` added, from every scope unless --scope names one: our
+    entries and hooks (recognised by content), and the rules, containers and files install's record says
+    it added; an entry --replace overwrote is put back. --json prints a list, one object per scope."""
     from codegraph_installer import targets
 
     paths = _paths(path)
@@ -134,7 +142,10 @@ def doctor(target, no_connect, timeout, path, as_json):
     if not target:  # without a target, report only the agents codegraph is installed for
         installed = [r for r in reports if any(c.name.startswith("config") and c.ok for c in r.checks)]
         if not installed:
-            click.echo("codegraph is not installed for any agent here; run `codegraph install <agent>`.")
+            if as_json:  # --json always prints JSON: every agent's report, each saying "not installed"
+                click.echo(json.dumps([r.to_json() for r in reports], indent=2))
+            else:
+                click.echo("codegraph is not installed for any agent here; run `codegraph install <agent>`.")
             sys.exit(1)
         reports = installed
     if as_json:

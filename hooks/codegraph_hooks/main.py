@@ -7,11 +7,29 @@ from __future__ import annotations
 import json
 import sys
 
+# An agent's hook payload is a few KiB (a tool name, its input, a session id, paths). Reading stdin
+# without a bound made `codegraph-hook pre-tool-use < /dev/zero` spin until killed.
+MAX_PAYLOAD = 4 * 1024 * 1024
+
+
+def read_payload(stream=None) -> object:
+    """The JSON on ``stream`` (default stdin; ``{}`` when empty). Reads at most ``MAX_PAYLOAD`` bytes.
+
+    Raises:
+        ValueError: more than ``MAX_PAYLOAD`` bytes, not UTF-8, or not JSON (the caller fails open).
+    """
+    stream = sys.stdin if stream is None else stream
+    source = getattr(stream, "buffer", stream)
+    data = source.read(MAX_PAYLOAD + 1)
+    if len(data) > MAX_PAYLOAD:
+        raise ValueError(f"hook payload over {MAX_PAYLOAD} bytes")
+    return json.loads(data or "{}")
+
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
-        payload = json.loads(sys.stdin.read() or "{}")
+        payload = read_payload()
         if not isinstance(payload, dict) or not args:
             return 0
         if args[0] == "session-start":

@@ -24,15 +24,20 @@ from codegraph_installer.plan import (
     SERVER_NAME,
     Options,
     Plan,
-    edit_json,
+    claim,
     ensure,
     ensure_item,
+    foreign_note,
     get,
+    install_json,
     is_our_server,
+    parse_object,
     read_text,
     remove_items,
-    remove_key,
+    restore_or_remove,
+    uninstall_json,
 )
+from codegraph_installer.state import Record, key_of
 
 SCOPES = ("user", "project", "local")
 ALLOW_RULE = "mcp__codegraph__*"
@@ -91,9 +96,11 @@ def _install_hook(text: str, options: Options, event: str) -> str:
     return ensure_item(text, ("hooks", event), group)
 
 
-def _remove_hooks(text: str, event: str) -> str:
+def _remove_hooks(text: str, event: str, record: Record | None = None) -> str:
     """Remove our hooks from ``event``: a group holding only ours goes whole (then an emptied event
-    list and ``hooks`` object); in a group shared with the user's hooks only our entries go."""
+    list and ``hooks`` object, if install created them — all of them when ``record`` is None, as on
+    re-install); in a group shared with the user's hooks only our entries go."""
+    prune = 2 if record is None else record.prunable(("hooks", event), 2)
     groups = get(text, ("hooks", event))
     if not isinstance(groups, list):
         return text
@@ -102,17 +109,23 @@ def _remove_hooks(text: str, event: str) -> str:
         if not isinstance(hooks, list):
             continue
         if hooks and all(is_our_hook(h) for h in hooks):
-            text = jsonc.remove(text, ("hooks", event, index), prune=2)
+            text = jsonc.remove(text, ("hooks", event, index), prune=prune)
         else:
             text = remove_items(text, ("hooks", event, index, "hooks"), is_our_hook, prune=0)
     return text
 
 
-def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
+def plan_install(paths: InstallPaths, options: Options, read=read_text, records=None) -> Plan:
+    """Raises ConfigConflict when the server key holds an entry we did not write (unless --replace)."""
+    records = records or {}
     scope = options.scope
     plan = Plan("claude", "install", scope)
     server_file, server_path = _server_location(paths, scope)
     settings_file = _settings_file(paths, scope)
+    server_text, settings_text = read(server_file), read(settings_file)
+    replaced = claim(
+        server_file, parse_object(server_file, server_text)[1], server_path, is_our_server, options.replace
+    )
 
     def server_steps(text: str) -> str:
         return ensure(text, server_path, server_entry(options))
@@ -125,8 +138,34 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
             text = _install_hook(text, options, event)
         return text
 
-    plan.files.append(edit_json(server_file, read(server_file), server_steps))
-    plan.files.append(edit_json(settings_file, read(settings_file), settings_steps))
+    items = [(("permissions", "allow"), ALLOW_RULE)]
+    if scope == "project":
+        items.append((("enabledMcpjsonServers",), SERVER_NAME))
+    plan.files.append(
+        install_json(
+            server_file,
+            server_text,
+            server_steps,
+            records.get(key_of(server_file)),
+            keys=[server_path],
+            replaced=replaced,
+        )
+    )
+    plan.files.append(
+        install_json(
+            settings_file,
+            settings_text,
+            settings_steps,
+            records.get(key_of(settings_file)),
+            keys=[("hooks", event) for event in _events(options)],
+            items=items,
+        )
+    )
+    if replaced:
+        plan.notes.append(
+            f"replaced the {'.'.join(server_path)} entry codegraph did not write in {server_file}; "
+            "`codegraph uninstall` puts it back (the backup holds it too)."
+        )
     if scope == "project":
         plan.notes.append(
             f"{paths.claude_project_mcp.name} is shared with your team; your own approval of it is in "
@@ -141,25 +180,46 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
     return plan
 
 
-def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Plan:
+def plan_uninstall(paths: InstallPaths, options: Options, read=read_text, records=None) -> Plan:
+    """Removes our server entry and hooks (recognised by content; an entry --replace overwrote is put
+    back) and, only when the record says install added them, the allow rule, ``enabledMcpjsonServers``
+    item, emptied containers and files."""
+    records = records or {}
     scope = options.scope
     plan = Plan("claude", "uninstall", scope)
     server_file, server_path = _server_location(paths, scope)
     settings_file = _settings_file(paths, scope)
+    server_record = records.get(key_of(server_file)) or Record()
+    settings_record = records.get(key_of(settings_file)) or Record()
     # Claude itself keeps an empty ``mcpServers`` in every projects[...] entry: leave it there.
-    prune = 0 if scope == "local" else 1
+    prune = 0 if scope == "local" else server_record.prunable(server_path[:-1], 1)
 
     def server_steps(text: str) -> str:
-        return remove_key(text, server_path, is_our_server, prune=prune)
+        return restore_or_remove(text, server_path, is_our_server, server_record, prune)
+
+    kept: list[str] = []
 
     def settings_steps(text: str) -> str:
-        text = remove_items(text, ("permissions", "allow"), lambda r: r == ALLOW_RULE, prune=2)
+        ours = [(("permissions", "allow"), ALLOW_RULE)]
         if scope == "project":
-            text = remove_items(text, ("enabledMcpjsonServers",), lambda r: r == SERVER_NAME, prune=1)
+            ours.append((("enabledMcpjsonServers",), SERVER_NAME))
+        for array, item in ours:
+            if (array, item) in settings_record.items:
+                prune = settings_record.prunable(array, len(array))
+                text = remove_items(text, array, lambda r, item=item: r == item, prune=prune)
+            elif isinstance(get(text, array), list) and item in get(text, array):
+                kept.append(f"{'.'.join(array)} {item!r}")
         for event in HOOKS:
-            text = _remove_hooks(text, event)
+            text = _remove_hooks(text, event, settings_record)
         return text
 
-    plan.files.append(edit_json(server_file, read(server_file), server_steps))
-    plan.files.append(edit_json(settings_file, read(settings_file), settings_steps))
+    server_text = read(server_file)
+    plan.files.append(uninstall_json(server_file, server_text, server_steps, server_record))
+    plan.notes.extend(foreign_note(server_file, server_text, server_path, is_our_server))
+    plan.files.append(uninstall_json(settings_file, read(settings_file), settings_steps, settings_record))
+    for what in kept:
+        plan.notes.append(
+            f"kept {what} in {settings_file}: codegraph has no record of adding it (it was there before "
+            "install, or the install record is gone)."
+        )
     return plan

@@ -9,7 +9,16 @@ from tomlkit.exceptions import ParseError
 
 from codegraph.errors import ConfigUnparsable
 from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import SERVER_NAME, FilePlan, Options, Plan, is_our_server, read_text
+from codegraph_installer.plan import (
+    SERVER_NAME,
+    FilePlan,
+    Options,
+    Plan,
+    claim,
+    is_our_server,
+    read_text,
+)
+from codegraph_installer.state import Record, key_of
 
 SCOPES = ("user",)
 STARTUP_TIMEOUT_SEC = 20
@@ -38,10 +47,15 @@ def _block(options: Options) -> str:
     return tomlkit.dumps({"mcp_servers": {SERVER_NAME: server_entry(options)}})
 
 
-def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
+def _unwrap(item) -> object:
+    return item.unwrap() if hasattr(item, "unwrap") else item
+
+
+def plan_install(paths: InstallPaths, options: Options, read=read_text, records=None) -> Plan:
     """A new table is appended at the end of the file (tomlkit would insert it after the comments that
-    trail the previous table, which read as belonging to the next one); an existing entry is updated in
-    place by tomlkit."""
+    trail the previous table, which read as belonging to the next one); an existing entry of ours is
+    updated in place by tomlkit. An entry we did not write (another server, a string…) is refused with
+    ConfigConflict unless ``options.replace``."""
     plan = Plan("codex", "install", "user")
     path = paths.codex_config
     text = read(path)
@@ -51,8 +65,17 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
     if servers is not None and not isinstance(servers, dict):
         raise ConfigUnparsable(f"{path}: `mcp_servers` is not a table; nothing was written.")
     current = servers.get(SERVER_NAME) if servers is not None else None
-    if current is not None and current.unwrap() == wanted:
-        plan.files.append(FilePlan(path, text, text))
+    key = ("mcp_servers", SERVER_NAME)
+    replaced = claim(path, _unwrap(doc), key, is_our_server, options.replace)
+    old = (records or {}).get(key_of(path)) or Record()
+    new = Record(
+        created=text is None,
+        keys=(("mcp_servers",),) * (servers is None) + (key,) * (current is None),
+        replaced=replaced,
+    )
+    record = old.merge(new)
+    if current is not None and _unwrap(current) == wanted:
+        plan.files.append(FilePlan(path, text, text, old))
         return plan
     if current is None and (servers is None or not isinstance(servers, tomlkit.items.InlineTable)):
         base = text or ""
@@ -60,30 +83,50 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text) -> Plan:
             base += "\n"
         if base.strip():
             base += "\n"
-        plan.files.append(FilePlan(path, text, base + _block(options)))
+        plan.files.append(FilePlan(path, text, base + _block(options), record))
         return plan
     table = tomlkit.table()
-    for key, value in wanted.items():
-        table[key] = value
+    for name, value in wanted.items():
+        table[name] = value
+    if current is not None and not isinstance(current, tomlkit.items.Table):
+        del servers[SERVER_NAME]  # a string or inline value (--replace): a table takes its place
     servers[SERVER_NAME] = table
-    plan.files.append(FilePlan(path, text, _tidy(tomlkit.dumps(doc))))
+    plan.files.append(FilePlan(path, text, _tidy(tomlkit.dumps(doc)), record))
+    if replaced:
+        plan.notes.append(
+            f"replaced the [mcp_servers.{SERVER_NAME}] entry codegraph did not write in {path}; "
+            "`codegraph uninstall` puts it back (the backup holds it too)."
+        )
     return plan
 
 
-def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Plan:
+def plan_uninstall(paths: InstallPaths, options: Options, read=read_text, records=None) -> Plan:
+    """Removes our table (recognised by content; an entry --replace overwrote is put back). The file is
+    deleted only when install created it and nothing else is left in it."""
     plan = Plan("codex", "uninstall", "user")
     path = paths.codex_config
+    record = (records or {}).get(key_of(path)) or Record()
     text = read(path)
     doc = _load(path, text)
     servers = doc.get("mcp_servers")
     current = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
-    if current is None or not is_our_server(current.unwrap()):
-        plan.files.append(FilePlan(path, text, text))
+    if current is None or not is_our_server(_unwrap(current)):
+        plan.files.append(FilePlan(path, text, text, record))
+        if current is not None:
+            plan.notes.append(
+                f"left mcp_servers.{SERVER_NAME} in {path} as it is: codegraph did not write it."
+            )
         return plan
     assert text is not None
+    key = ("mcp_servers", SERVER_NAME)
+    previous = dict(record.replaced).get(key)
     block = tomlkit.dumps({"mcp_servers": {SERVER_NAME: current.unwrap()}})
     at = text.find(block)
-    if at >= 0 and (at == 0 or text[at - 1] == "\n"):
+    if previous is not None:
+        del servers[SERVER_NAME]
+        servers[SERVER_NAME] = previous
+        after = _tidy(tomlkit.dumps(doc))
+    elif at >= 0 and (at == 0 or text[at - 1] == "\n"):
         start = at - 1 if at >= 2 and text[at - 2 : at] == "\n\n" else at
         after = text[:start] + text[at + len(block) :]
     else:
@@ -91,7 +134,10 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text) -> Pla
         if not servers and servers.is_super_table():  # only the implicit [mcp_servers] our table made
             del doc["mcp_servers"]
         after = _tidy(tomlkit.dumps(doc))
-    plan.files.append(FilePlan(path, text, after if after.strip() else None))
+    if not after.strip() and record.created:
+        plan.files.append(FilePlan(path, text, None, None))
+    else:
+        plan.files.append(FilePlan(path, text, after, None))
     return plan
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import tomlkit
 
-from codegraph.errors import ConfigUnparsable
+from codegraph.errors import ConfigRefused, ConfigUnparsable
 from codegraph_installer import claude, targets
 from codegraph_installer.handshake import handshake
 from codegraph_installer.paths import InstallPaths
@@ -68,12 +68,32 @@ def argv_of(target: str, entry: dict, paths: InstallPaths) -> list[str]:
     return [str(w).replace("${workspaceFolder}", str(paths.project)) for w in words]
 
 
+class _Unreadable(Exception):
+    pass
+
+
+def _read(path: Path, report: Report, name: str) -> str | None:
+    """``read_text``, with a file it refuses (not UTF-8, dangling link…) reported as a failed check.
+
+    Raises:
+        _Unreadable: after reporting, so the caller skips the file.
+    """
+    try:
+        return read_text(path)
+    except ConfigRefused as exc:
+        report.checks.append(Check(name, False, str(exc).replace("; nothing was written", "")))
+        raise _Unreadable from None
+
+
 def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found]:
     found: list[Found] = []
     for scope in targets.scopes(target):
         if target == "codex":
             path = paths.codex_config
-            text = read_text(path)
+            try:
+                text = _read(path, report, f"config ({scope})")
+            except _Unreadable:
+                continue
             if text is None:
                 report.checks.append(Check(f"config ({scope})", None, f"{path} does not exist"))
                 continue
@@ -86,7 +106,10 @@ def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found
             entry = entry.unwrap() if entry is not None else None
         else:
             path, key = _entry_path(target, scope, paths)
-            text = read_text(path)
+            try:
+                text = _read(path, report, f"config ({scope})")
+            except _Unreadable:
+                continue
             if text is None:
                 report.checks.append(Check(f"config ({scope})", None, f"{path} does not exist"))
                 continue
@@ -106,7 +129,10 @@ def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found
 
 def _hook_checks(paths: InstallPaths, report: Report) -> None:
     for settings in (paths.claude_user_settings, paths.claude_local_settings):
-        text = read_text(settings)
+        try:
+            text = _read(settings, report, "claude settings")
+        except _Unreadable:
+            continue
         if text is None:
             continue
         try:
@@ -175,10 +201,10 @@ def _index_check(paths: InstallPaths, report: Report) -> None:
 
 def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:
     if target == "claude":
-        text = read_text(paths.claude_json)
         try:
+            text = read_text(paths.claude_json)
             projects = json.loads(text or "{}").get("projects") or {}
-        except (ValueError, AttributeError):
+        except (ConfigRefused, ValueError, AttributeError):  # already reported by find_entries
             return
         trusted = (projects.get(str(paths.project)) or {}).get("hasTrustDialogAccepted")
         report.checks.append(

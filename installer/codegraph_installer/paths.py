@@ -36,8 +36,17 @@ class InstallPaths:
         return Path(self._env("XDG_CONFIG_HOME") or self.home / ".config")
 
     @property
+    def state_dir(self) -> Path:
+        return Path(self._env("XDG_STATE_HOME") or self.home / ".local" / "state") / "codegraph"
+
+    @property
     def backups(self) -> Path:
-        return Path(self._env("XDG_STATE_HOME") or self.home / ".local" / "state") / "codegraph" / "backups"
+        return self.state_dir / "backups"
+
+    @property
+    def install_state(self) -> Path:
+        """What install added to each config file (codegraph_installer.state)."""
+        return self.state_dir / "installs.json"
 
     # Claude Code
     @property

@@ -21,12 +21,17 @@ from codegraph_installer.plan import (
     SERVER_NAME,
     Options,
     Plan,
-    edit_json,
+    claim,
     ensure,
+    foreign_note,
+    install_json,
     is_our_server,
+    parse_object,
     read_text,
-    remove_key,
+    restore_or_remove,
+    uninstall_json,
 )
+from codegraph_installer.state import Record, key_of
 
 SERVE = ["serve", "--mcp"]
 
@@ -47,22 +52,39 @@ class JsonTarget:
     def notes(self, paths: InstallPaths, options: Options) -> list[str]:
         return []
 
-    def plan_install(self, paths: InstallPaths, options: Options, read=read_text) -> Plan:
+    def plan_install(self, paths: InstallPaths, options: Options, read=read_text, records=None) -> Plan:
+        """Raises ConfigConflict when the key holds an entry we did not write (unless --replace)."""
         plan = Plan(self.name, "install", options.scope)
         path = self.file(paths, options.scope)
         entry = self.entry(paths, options)
-        plan.files.append(edit_json(path, read(path), lambda t: ensure(t, (self.key, SERVER_NAME), entry)))
+        key = (self.key, SERVER_NAME)
+        text = read(path)
+        replaced = claim(path, parse_object(path, text)[1], key, is_our_server, options.replace)
+        old = (records or {}).get(key_of(path))
+        plan.files.append(
+            install_json(path, text, lambda t: ensure(t, key, entry), old, keys=[key], replaced=replaced)
+        )
+        if replaced:
+            plan.notes.append(
+                f"replaced the {self.key}.{SERVER_NAME} entry codegraph did not write in {path}; "
+                "`codegraph uninstall` puts it back (the backup holds it too)."
+            )
         plan.notes.extend(self.notes(paths, options))
         return plan
 
-    def plan_uninstall(self, paths: InstallPaths, options: Options, read=read_text) -> Plan:
+    def plan_uninstall(self, paths: InstallPaths, options: Options, read=read_text, records=None) -> Plan:
         plan = Plan(self.name, "uninstall", options.scope)
         path = self.file(paths, options.scope)
+        record = (records or {}).get(key_of(path)) or Record()
+        key = (self.key, SERVER_NAME)
+        prune = record.prunable((self.key,), 1)
+        text = read(path)
         plan.files.append(
-            edit_json(
-                path, read(path), lambda t: remove_key(t, (self.key, SERVER_NAME), is_our_server, prune=1)
+            uninstall_json(
+                path, text, lambda t: restore_or_remove(t, key, is_our_server, record, prune), record
             )
         )
+        plan.notes.extend(foreign_note(path, text, key, is_our_server))
         return plan
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegraph_installer import claude, codex
+from codegraph_installer import claude, codex, state
 from codegraph_installer.paths import InstallPaths, console_script
 from codegraph_installer.plan import Options, Plan, apply, read_text
 from codegraph_installer.simple import Cursor, Gemini, Opencode, VSCode
@@ -55,6 +55,7 @@ def make_options(
     redirect_reads: bool = False,
     command: str | None = None,
     hook_command: str | None = None,
+    replace: bool = False,
 ) -> Options:
     """Options with defaults: the target's first scope, console scripts next to this interpreter.
 
@@ -73,18 +74,31 @@ def make_options(
         hook_command=hook_command or console_script("codegraph-hook"),
         prewarm=prewarm,
         redirect_reads=redirect_reads,
+        replace=replace,
     )
 
 
-def plan(target: str, action: str, paths: InstallPaths, options: Options, read=read_text) -> Plan:
-    """The pure plan for ``action`` (``install`` or ``uninstall``).
+def plan(
+    target: str,
+    action: str,
+    paths: InstallPaths,
+    options: Options,
+    read=read_text,
+    records: dict[str, state.Record] | None = None,
+) -> Plan:
+    """The pure plan for ``action`` (``install`` or ``uninstall``). ``records`` (default: loaded from
+    ``paths.install_state``) say what earlier installs added.
 
     Raises:
-        ConfigUnparsable: a file to edit does not parse or has a non-object root.
+        ConfigRefused: a file to edit does not parse, has a non-object root, is not UTF-8 or is a
+            dangling symlink (ConfigUnparsable, ConfigUnwritable), or install would overwrite an entry
+            codegraph did not write (ConfigConflict).
     """
     module = TARGETS[target]
     fn = module.plan_install if action == "install" else module.plan_uninstall
-    return fn(paths, options, read)
+    if records is None:
+        records = state.load(paths.install_state)
+    return fn(paths, options, read, records)
 
 
 def run(target: str, action: str, paths: InstallPaths, options: Options, *, dry_run: bool = False) -> Outcome:
@@ -92,4 +106,4 @@ def run(target: str, action: str, paths: InstallPaths, options: Options, *, dry_
     result = plan(target, action, paths, options)
     if dry_run or not result.changed:
         return Outcome(result, written=False)
-    return Outcome(result, written=True, backups=apply(result, paths.backups))
+    return Outcome(result, written=True, backups=apply(result, paths.backups, paths.install_state))

@@ -36,7 +36,7 @@ def _disk(tmp: Path) -> dict[str, str]:
     for top in ("home", "project"):
         for path in sorted((tmp / top).rglob("*")):
             rel = path.relative_to(tmp).as_posix()
-            if path.is_file() and "/.local/state/codegraph/backups/" not in "/" + rel:
+            if path.is_file() and "/.local/state/codegraph/" not in "/" + rel:  # backups, install record
                 out[rel] = path.read_text(encoding="utf-8")
     return out
 
@@ -94,7 +94,11 @@ def test_install_matches_golden_then_reinstall_is_unchanged_and_uninstall_restor
     after_uninstall = _disk(tmp_path)
     if spec.get("roundtrip", True):
         assert after_uninstall == original
-    assert not any("codegraph" in text for text in after_uninstall.values())
+    # Nothing of ours is left; a line the user had before (reinstall-old-path: their own allow rule) stays.
+    had = {line for text in original.values() for line in text.splitlines() if "codegraph" in line}
+    for text in after_uninstall.values():
+        assert {line for line in text.splitlines() if "codegraph" in line} <= had
+        assert "codegraph-hook" not in text and "/opt/codegraph" not in text
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}-{p.name}")
