@@ -189,6 +189,12 @@ def index_project(
                 writer.set_metadata(conn, {"index_state": "complete"})
             summary.reused = len(reuse_set)
             _fill_counts(conn, summary, found.skipped)
+            if memo:  # warm the in-process memo now, so the first edit's sync skips decoding
+                stats = {f.path: (f.size, f.mtime_ns) for f in found.files}
+                for path, data in writer.load_cached_data(
+                    conn, [p for p in reuse_set if _MEMO.get(p, (None, None))[:2] != stats[p]]
+                ).items():
+                    _MEMO[path] = (*stats[path], cache.decode(data))
             summary.seconds = time.perf_counter() - started
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
