@@ -40,6 +40,8 @@ Buffer process globalThis window document
 TS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 TYPE_TARGETS = frozenset({"class", "interface", "type_alias", "enum", "namespace"})
 MAX_HOPS = 8
+# Folders that hold importable packages without being one (src-layout and its cousins).
+SOURCE_ROOTS = frozenset({"src", "lib", "python", "python-package"})
 
 
 @dataclass
@@ -71,6 +73,7 @@ class _Project:
         self._scope_cache: dict[str, list[Node]] = {}
         self.returns: dict[str, list[str]] = defaultdict(list)
         self._returns_memo: dict[str, Node | None] = {}
+        src_aliases: dict[str, str] = {}
         for f in files:
             file_id = f"file:{f.path}"
             top: dict[str, list[Node]] = defaultdict(list)
@@ -106,6 +109,13 @@ class _Project:
                 if mod.endswith("/__init__"):
                     mod = mod[: -len("/__init__")]
                 self.py_modules[mod.replace("/", ".")] = f.path
+                head, _, rest = mod.partition("/")
+                if head in SOURCE_ROOTS and rest:
+                    # src-layout: src/flask/__init__.py is imported as `flask`
+                    src_aliases.setdefault(rest.replace("/", "."), f.path)
+
+        for alias, path in src_aliases.items():
+            self.py_modules.setdefault(alias, path)
 
     # ------------------------------------------------------------ modules
     def python_module(self, from_path: str, spec: str) -> str | None:
@@ -127,7 +137,9 @@ class _Project:
             for module, path in self.py_modules.items():
                 parts = module.split(".")
                 for i in range(1, len(parts) - 1):
-                    self._suffixes[".".join(parts[i:])].append(path)
+                    bucket = self._suffixes[".".join(parts[i:])]
+                    if path not in bucket:
+                        bucket.append(path)
         matches = self._suffixes.get(spec, ())
         return matches[0] if len(matches) == 1 else None
 

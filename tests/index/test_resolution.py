@@ -94,3 +94,24 @@ def test_typescript_extends_and_implements_edges(indexed):
         ("Subscriber", "extends", "Subscription"),
         ("Subscription", "implements", "Unsubscribable"),
     }
+
+
+def test_src_layout_package_imported_by_its_own_name_resolves(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "pkg" / "__init__.py").write_text("from .core import make\n")
+    (tmp_path / "src" / "pkg" / "core.py").write_text("def make():\n    return 1\n")
+    (tmp_path / "tests" / "test_core.py").write_text(
+        "import pkg\nfrom pkg import make\n\n\ndef test_a():\n    make()\n\n\ndef test_b():\n    pkg.make()\n"
+    )
+    # a top-level module of the same name as a stdlib one must not be captured by the alias
+    (tmp_path / "tests" / "test_json.py").write_text("import json\n\n\ndef test_c():\n    json.dumps(1)\n")
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert caller_names(reader, "make") == ["test_a", "test_b"]
+        names = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
+        assert "json.dumps" in names
