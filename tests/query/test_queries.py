@@ -132,3 +132,10 @@ def test_a_member_named_through_a_subclass_is_found_on_its_base(indexed):
     reader = indexed("python")
     # WhereNode inherits add from tree.Node: WhereNode.add names Node::add
     assert [g.definition.qualified_name for g in graph.callers(reader, "WhereNode.add").groups] == ["Node::add"]
+
+
+def test_explore_on_a_named_class_shows_its_members_that_the_question_words_name(indexed):
+    reader = indexed("python")
+    result = explore.explore(reader, "how does Query add a where clause", max_chars=3000)
+    assert any(n.qualified_name == "Query::add_q" for n in result.seeds)
+    assert "def add_q(self, q):" in render(result)
