@@ -85,6 +85,11 @@ def _impact(r: graph.ImpactResult) -> str:
 
 
 def _trace(r: graph.TraceResult) -> str:
+    if not r.path and r.reverse_exists:
+        return (
+            f"No call path from '{r.start}' to '{r.end}', but '{r.end}' reaches '{r.start}': swap them "
+            f"(`trace {r.end} {r.start}`)."
+        )
     if not r.path:
         return (
             f"No call path from '{r.start}' to '{r.end}' within the search ({r.searched} symbols reached). "

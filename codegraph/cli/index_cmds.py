@@ -48,7 +48,7 @@ def _options(fn):
             type=click.Choice(["mtime", "hash"]),
             default="mtime",
             show_default=True,
-            help="How unchanged files are recognised: size+mtime, or also sha256.",
+            help="How unchanged files are recognised: size+mtime, or also sha256 (init/sync; index re-parses all).",
         ),
         click.option(
             "--background",

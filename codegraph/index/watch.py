@@ -274,8 +274,10 @@ def before_answer(root: Path) -> str | None:
     if not watcher.wait_caught_up(catch_up_wait()):
         return "Note: the index is still catching up with recent edits; this answer may miss the newest ones."
     if not watcher.alive:
-        return ("Note: auto-sync is off (the file watcher stopped); answers are as of the last sync — run "
-                "`codegraph sync`.")
+        return (
+            "Note: auto-sync is off (the file watcher stopped); answers are as of the last sync — run "
+            "`codegraph sync`."
+        )
     if watcher.last_error:
         return f"Note: the last automatic sync failed ({watcher.last_error}); answers are as of the sync before it."
     return None

@@ -82,11 +82,18 @@ TOOLS: list[dict] = [
         {
             "symbol": _SYMBOL,
             "file": _FILE,
-            "line": {"type": "integer", "minimum": 1, "description": "Narrow an ambiguous symbol to the "
-                     "definition that spans this line (1-based)."},
+            "line": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Narrow an ambiguous symbol to the definition that spans this line (1-based).",
+            },
             "offset": {"type": "integer", "minimum": 1, "description": "File mode: first line (1-based)."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100000,
-                      "description": "File mode: number of lines (default 2000)."},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100000,
+                "description": "File mode: number of lines (default 2000).",
+            },
             "symbolsOnly": {"type": "boolean", "description": "File mode: list symbols instead of source."},
         },
         [],
@@ -96,8 +103,11 @@ TOOLS: list[dict] = [
         "Find symbols by name or words (full-text over names, qualified names, signatures, docstrings).",
         {
             "query": {"type": "string", "maxLength": MAX_TEXT, "description": "Name or words to look for."},
-            "kind": {"type": "string", "maxLength": MAX_TEXT,
-                     "description": "Only this node kind (function, method, class, …)."},
+            "kind": {
+                "type": "string",
+                "maxLength": MAX_TEXT,
+                "description": "Only this node kind (function, method, class, …).",
+            },
             "limit": _LIMIT,
         },
         ["query"],

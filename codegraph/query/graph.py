@@ -143,9 +143,10 @@ class TraceResult:
     end: str
     path: list[Site]
     searched: int
+    reverse_exists: bool = False  # no path found, but END reaches START
 
 
-def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8) -> TraceResult:
+def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8, _reverse: bool = False) -> TraceResult:
     """Shortest call path from any definition of ``start`` to any definition of ``end`` (BFS over
     calls/instantiates, following methods of instantiated classes)."""
     sources = find_symbols(reader, start)
@@ -176,4 +177,8 @@ def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8) -> TraceR
         chain.reverse()
         found = reader.nodes(c[0] for c in chain)
         path = [Site(found[c[0]], c[1], c[2]) for c in chain]
-    return TraceResult(start, end, path, len(parent))
+    result = TraceResult(start, end, path, len(parent))
+    if not path and not _reverse:
+        reverse = trace(reader, end, start, max_depth=max_depth, _reverse=True)
+        result.reverse_exists = bool(reverse.path)
+    return result

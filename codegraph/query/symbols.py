@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 from codegraph.errors import InputTooLong, SymbolNotFound
 from codegraph.model import Node
@@ -36,8 +37,9 @@ def find_symbols(
     check_text(text, "symbol")
     check_text(file, "file", MAX_PATH)
     raw = text.strip()
-    if ":" in raw and "::" not in raw.replace(":", "::", 0) and "/" in raw.split(":", 1)[0]:
-        file, raw = raw.split(":", 1)
+    head = raw.split(":", 1)[0]
+    if ":" in raw and "::" not in raw and ("/" in head or re.search(r"\.(py|pyi|[cm]?[jt]sx?)$", head)):
+        file, raw = raw.split(":", 1)  # file-qualified: path/to/x.py:Name or x.py:Name
     parts = [p for p in raw.replace("::", ".").replace("#", ".").split(".") if p]
     if not parts:
         raise SymbolNotFound(text)
