@@ -3,6 +3,7 @@ function and renders its typed result (text or ``--json``)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 
@@ -11,9 +12,44 @@ import click
 from codegraph import __version__
 from codegraph.errors import CodegraphError
 
+# command name → the module that defines it; a command's module is imported only when it runs, so
+# `codegraph sync` does not pay for the query, MCP and installer layers.
+COMMAND_MODULES = {
+    **dict.fromkeys(("init", "index", "sync"), "index_cmds"),
+    **dict.fromkeys(
+        (
+            "search",
+            "query",
+            "callers",
+            "callees",
+            "impact",
+            "trace",
+            "node",
+            "files",
+            "status",
+            "explore",
+            "context",
+        ),
+        "query_cmds",
+    ),
+    **dict.fromkeys(("serve", "daemon"), "serve_cmds"),
+    **dict.fromkeys(("install", "uninstall", "doctor"), "install_cmds"),
+}
+
 
 class _Group(click.Group):
-    """Maps CodegraphError to a one-line message on stderr and the error's exit code."""
+    """Loads command modules lazily; maps CodegraphError to a one-line message on stderr and the
+    error's exit code (plus a JSON error object on stdout under --json)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, name: str):
+        module_name = COMMAND_MODULES.get(name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"codegraph.cli.{module_name}")
+        return next((c for c in module.COMMANDS if c.name == name), None)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -43,22 +79,8 @@ def cli() -> None:
     """A local code knowledge graph for coding agents."""
 
 
-def _register() -> None:
-    # One line per command module; each module exposes COMMANDS (a list of click commands).
-    from codegraph.cli import index_cmds, install_cmds, query_cmds, serve_cmds
-
-    for module in (index_cmds, query_cmds, serve_cmds, install_cmds):
-        for command in module.COMMANDS:
-            cli.add_command(command)
-
-
 def main() -> None:
-    if sys.argv[1:2] == ["serve"]:
-        # The agent's MCP handshake must not wait for the other command modules (issue 4).
-        from codegraph.mcp.proxy import fast_entry
-
-        fast_entry(sys.argv[2:])
-    _register()
+    """The click CLI (``codegraph.cli.entry`` routes ``serve --mcp`` around it)."""
     cli()
 
 

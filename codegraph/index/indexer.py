@@ -30,6 +30,7 @@ from codegraph.store.db import connect_writer, move_aside
 from codegraph.store.schema import EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
+CONTENT_SKIPS = frozenset({"binary", "minified"})  # reasons that hold until the file changes
 # Decoded extractions kept by long-lived processes (the daemon's watcher): path → (size, mtime_ns,
 # extraction). An extraction is a pure function of a file's bytes, so an entry stays valid as long as
 # size and mtime match the cache row being reused.
@@ -168,27 +169,41 @@ def index_project(
         current = {f.path: f for f in found.files}
         to_parse: list[SourceFile] = []
         reuse: list[str] = []
+        prev_skips = {
+            r[0]: (r[1], r[2], r[3])
+            for r in conn.execute("SELECT path, reason, size, mtime_ns FROM cgpy_skipped")
+        }
+        content_skips: dict[str, str] = {}  # binary/minified last time and unchanged since: not re-read
         for f in found.files:
             hit = cached.get(f.path)
+            prev = prev_skips.get(f.path)
             if hit is not None and hit[0] == f.size and hit[1] == f.mtime_ns and f.path in previous:
                 if verify_hash and _hash_file(str(root / f.path)) != hit[2]:
                     to_parse.append(f)
                 else:
                     reuse.append(f.path)
+            elif (
+                not full
+                and prev is not None
+                and prev[0] in CONTENT_SKIPS
+                and (prev[1], prev[2]) == (f.size, f.mtime_ns)
+            ):
+                content_skips[f.path] = prev[0]
             else:
                 to_parse.append(f)
+        known_skipped = {**found.skipped, **content_skips}
         reuse_set = set(reuse)
         removed = sorted(previous - set(current))
         summary = IndexSummary(root=str(root), files=len(current), removed=len(removed))
-        previous_skipped = {r[0]: r[1] for r in conn.execute("SELECT path, reason FROM cgpy_skipped")}
-        if not to_parse and not removed and not full and previous_skipped == found.skipped:
+        previous_skipped = {path: row[0] for path, row in prev_skips.items()}
+        if not to_parse and not removed and not full and previous_skipped == known_skipped:
             summary.changed = False
             state = conn.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone()
             if state is not None and state[0] != "complete":
                 # an interrupted run never committed: what is stored matches the disk again
                 writer.set_metadata(conn, {"index_state": "complete"})
-            summary.reused = len(reuse_set)
-            _fill_counts(conn, summary, found.skipped)
+            summary.reused = summary.files = len(reuse_set)
+            _fill_counts(conn, summary, known_skipped)
             if memo:  # warm the in-process memo now, so the first edit's sync skips decoding
                 stats = {f.path: (f.size, f.mtime_ns) for f in found.files}
                 for path, data in writer.load_cached_data(
@@ -206,11 +221,12 @@ def index_project(
                 to_parse,
                 reuse_set,
                 removed,
-                found.skipped,
+                known_skipped,
                 previous,
                 workers,
                 progress,
-                {f.path: (f.size, f.mtime_ns) for f in found.files} if memo else None,
+                {f.path: (f.size, f.mtime_ns) for f in found.files},
+                memo,
             )
         except Exception:
             writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
@@ -232,9 +248,11 @@ def _update(
     previous,
     workers,
     progress,
-    stats: dict[str, tuple[int, int]] | None,
+    all_stats: dict[str, tuple[int, int]],
+    memo: bool,
 ) -> None:
     """Parse what changed, re-resolve everything, write it all in one transaction."""
+    stats = all_stats if memo else None
     parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
     skipped = {**found_skipped, **skipped}
     extractions = [p.extraction for p in parsed]
@@ -277,6 +295,7 @@ def _update(
         edges=resolution.edges,
         unresolved=resolution.unresolved,
         skipped=skipped,
+        skip_stats=all_stats,
         metadata=metadata,
     )
     summary.parsed = len(parsed)

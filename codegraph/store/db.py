@@ -123,6 +123,10 @@ def _ensure_schema(conn: sqlite3.Connection) -> None:
         for script in (TABLES, INDEXES, TRIGGERS):
             for statement in _statements(script):
                 conn.execute(statement)
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(cgpy_skipped)")}
+        for column in ("size", "mtime_ns"):  # added after the first release of the table
+            if column not in columns:
+                conn.execute(f"ALTER TABLE cgpy_skipped ADD COLUMN {column} INTEGER")
         if version is None:
             now = _now_ms()
             conn.execute("INSERT OR IGNORE INTO schema_versions VALUES (1, ?, 'Initial schema')", (now,))

@@ -101,7 +101,9 @@ CREATE TABLE IF NOT EXISTS cgpy_extract_cache (
 );
 CREATE TABLE IF NOT EXISTS cgpy_skipped (
     path TEXT PRIMARY KEY,
-    reason TEXT NOT NULL
+    reason TEXT NOT NULL,
+    size INTEGER,
+    mtime_ns INTEGER
 );
 """
 

@@ -169,6 +169,7 @@ def write_index(
     unresolved: list[tuple[Ref, str, str]],
     skipped: dict[str, str],
     metadata: dict[str, object],
+    skip_stats: dict[str, tuple[int, int]] | None = None,
 ) -> None:
     """Replace the rows of changed and removed files, then every edge and unresolved reference,
     in one transaction."""
@@ -215,7 +216,13 @@ def write_index(
         if stale:
             conn.execute("DELETE FROM name_segment_vocab WHERE name NOT IN (SELECT name FROM nodes)")
         conn.execute("DELETE FROM cgpy_skipped")
-        conn.executemany("INSERT INTO cgpy_skipped(path, reason) VALUES (?, ?)", sorted(skipped.items()))
+        conn.executemany(
+            "INSERT INTO cgpy_skipped(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
+            [
+                (path, reason, *(skip_stats or {}).get(path, (None, None)))
+                for path, reason in sorted(skipped.items())
+            ],
+        )
         set_metadata(conn, metadata)
         conn.execute("COMMIT")
     except BaseException:

@@ -99,3 +99,16 @@ def test_status_reports_added_modified_and_deleted_files(tmp_path):
         ["shop/db/deletion.py"],
     )
     assert "run `codegraph sync`" in cg("status", "-p", str(root)).stdout
+
+
+def test_every_command_module_command_is_reachable_by_name():
+    import importlib
+
+    from codegraph.cli.main import COMMAND_MODULES, cli
+
+    defined = {}
+    for module in set(COMMAND_MODULES.values()):
+        for command in importlib.import_module(f"codegraph.cli.{module}").COMMANDS:
+            defined[command.name] = module
+    assert defined == COMMAND_MODULES
+    assert all(cli.get_command(None, name) is not None for name in COMMAND_MODULES)

@@ -212,3 +212,14 @@ def test_kill_9_during_a_reindex_leaves_the_last_good_index(tmp_path):
     after = rows(root, "SELECT COUNT(*) FROM nodes") + rows(root, "SELECT COUNT(*) FROM edges")
     assert after == before
     assert index_project(paths, workers=1).files == 1500
+
+
+def test_a_binary_or_minified_file_is_not_reread_until_it_changes(tmp_path):
+    (tmp_path / "a.py").write_text("def a():\n    pass\n")
+    (tmp_path / "lib.min.js").write_text("function a(){return 1}")
+    paths = ProjectPaths(tmp_path.resolve())
+    assert index_project(paths, workers=1).skipped == {"minified": 1}
+    again = index_project(paths, workers=1)
+    assert again.changed is False and again.skipped == {"minified": 1}
+    (tmp_path / "lib.min.js").write_text("function b(){return 22}")
+    assert index_project(paths, workers=1).changed is True
