@@ -137,3 +137,18 @@ def read_regular(path: str | os.PathLike[str]) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie (Linux ``/proc``; elsewhere: it exists)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return True

@@ -17,24 +17,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from codegraph.paths import ProjectPaths
+from codegraph.paths import ProjectPaths, pid_alive
 
 BACKGROUND_THRESHOLD = int(os.environ.get("CODEGRAPH_BACKGROUND_THRESHOLD", "1000"))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # a zombie child of ours counts as gone
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return True
 
 
 def lock_holder(paths: ProjectPaths) -> dict | None:
@@ -50,7 +35,7 @@ def lock_holder(paths: ProjectPaths) -> dict | None:
             if time.time() - paths.index_lock.stat().st_mtime > 5:
                 paths.index_lock.unlink()
         return None
-    if _alive(pid):
+    if pid_alive(pid):
         return data
     with contextlib.suppress(OSError):
         paths.index_lock.unlink()

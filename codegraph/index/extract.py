@@ -104,6 +104,7 @@ class _Extractor:
             tuple[int, str, str, int, int, str | None]
         ] = []  # (byte, kind, name, line, col, recv)
         self.typed: list[tuple[int, str, str]] = []  # (byte, variable, type/constructor name)
+        self._import_ids: set[str] = set()
         self.returned: list[tuple[int, str]] = []  # (byte, "self" | "var:x" | "call:a.b")
         self.class_refs: list[tuple[_Def, str, str, object]] = []  # (class def, kind, name, ts node)
 
@@ -498,24 +499,7 @@ class _Extractor:
                 items.append(("*", module, "*"))
         if not module:
             return
-        nid = node_id(self.path, "import", module, line)
-        if all(n.id != nid for n in self.out.nodes[-3:]):
-            self.out.nodes.append(
-                Node(
-                    id=nid,
-                    kind="import",
-                    name=module,
-                    qualified_name=module,
-                    file_path=self.path,
-                    language=self.language,
-                    start_line=line,
-                    end_line=ts.end_point[0] + 1,
-                    start_column=col,
-                    end_column=ts.end_point[1],
-                    signature=_squash(_text(ts)),
-                )
-            )
-            self.out.contains.append((self.file_id, nid))
+        nid = self._import_node(ts, module)
         for local, mod, imported in items:
             self.out.imports.append(ImportBinding(local, mod, imported, line, col, nid))
 
@@ -710,13 +694,13 @@ class _Extractor:
                 continue  # captured as @function
             self._add_def(decl, "constant" if is_const else "variable", name)
 
-    def _require(self, decl, name, call) -> None:
-        args = call.child_by_field_name("arguments")
-        if args is None or args.named_child_count == 0 or args.named_children[0].type != "string":
-            return
-        module = _text(args.named_children[0])[1:-1]
-        line, col = decl.start_point[0] + 1, decl.start_point[1]
+    def _import_node(self, statement, module: str) -> str:
+        """One ``import`` node per import statement (``name`` is the module as written); its id."""
+        line = statement.start_point[0] + 1
         nid = node_id(self.path, "import", module, line)
+        if nid in self._import_ids:  # two statements for one module on one line: one node
+            return nid
+        self._import_ids.add(nid)
         self.out.nodes.append(
             Node(
                 id=nid,
@@ -726,13 +710,22 @@ class _Extractor:
                 file_path=self.path,
                 language=self.language,
                 start_line=line,
-                end_line=decl.end_point[0] + 1,
-                start_column=col,
-                end_column=decl.end_point[1],
-                signature=_squash(_text(decl)),
+                end_line=statement.end_point[0] + 1,
+                start_column=statement.start_point[1],
+                end_column=statement.end_point[1],
+                signature=_squash(_text(statement)),
             )
         )
         self.out.contains.append((self.file_id, nid))
+        return nid
+
+    def _require(self, decl, name, call) -> None:
+        args = call.child_by_field_name("arguments")
+        if args is None or args.named_child_count == 0 or args.named_children[0].type != "string":
+            return
+        module = _text(args.named_children[0])[1:-1]
+        line, col = decl.start_point[0] + 1, decl.start_point[1]
+        nid = self._import_node(decl, module)
         if name is None:
             return
         if name.type == "identifier":
@@ -752,23 +745,7 @@ class _Extractor:
             return
         module = _text(src)[1:-1]
         line, col = ts.start_point[0] + 1, ts.start_point[1]
-        nid = node_id(self.path, "import", module, line)
-        self.out.nodes.append(
-            Node(
-                id=nid,
-                kind="import",
-                name=module,
-                qualified_name=module,
-                file_path=self.path,
-                language=self.language,
-                start_line=line,
-                end_line=ts.end_point[0] + 1,
-                start_column=col,
-                end_column=ts.end_point[1],
-                signature=_squash(_text(ts)),
-            )
-        )
-        self.out.contains.append((self.file_id, nid))
+        nid = self._import_node(ts, module)
         add = self.out.imports.append
         if ts.type == "import_statement":
             for clause in ts.named_children:

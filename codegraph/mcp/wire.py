@@ -130,13 +130,10 @@ def request(target, method: str, *, timeout: float = 2.0) -> dict:
 
 
 def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    """See :func:`codegraph.paths.pid_alive` (a zombie counts as gone)."""
+    from codegraph.paths import pid_alive as alive
+
+    return alive(pid)
 
 
 def runtime_dir() -> Path:
