@@ -9,19 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-# Node kinds that can be the target of a call edge.
-CALLABLE_KINDS = frozenset({"function", "method", "class"})
 CONTAINER_KINDS = frozenset({"file", "module", "class", "interface", "enum", "namespace"})
-TYPE_KINDS = frozenset({"class", "interface", "type_alias", "enum", "namespace"})
-EDGE_KINDS = (
-    "contains",
-    "imports",
-    "calls",
-    "instantiates",
-    "extends",
-    "implements",
-    "references",
-)
 
 
 def node_id(path: str, kind: str, name: str, start_line: int) -> str:

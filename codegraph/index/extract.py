@@ -27,13 +27,6 @@ TS_CLASS_KINDS = {
     "type_alias_declaration": "type_alias",
     "internal_module": "namespace",
 }
-TS_METHOD_TYPES = {
-    "method_definition",
-    "method_signature",
-    "abstract_method_signature",
-    "public_field_definition",
-    "field_definition",
-}
 CONTAINER_KINDS = {"class", "interface", "enum", "namespace"}
 
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from codegraph.errors import SymbolNotFound
 from codegraph.model import CONTAINER_KINDS, Node
-from codegraph.paths import read_regular
 from codegraph.query.graph import Site
 from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -69,29 +68,19 @@ class StatusResult:
 
 def status(reader: Reader) -> StatusResult:
     """Index health plus what changed on disk since the last index (size/mtime, then hash)."""
-    import hashlib
-
     from codegraph.index.discover import discover
+    from codegraph.query.freshness import changed_files
 
     found = discover(reader.root)
     indexed = {r["path"]: r for r in reader.files()}
-    on_disk = {f.path: f for f in found.files}
+    on_disk = {f.path for f in found.files}
     skipped = reader.skipped()
     # a file skipped after reading (binary, minified) is known, not new — unless it changed since
-    added = sorted(p for p in set(on_disk) - set(indexed) if p not in skipped)
-    deleted = sorted(set(indexed) - set(on_disk))
-    modified = []
-    for path in sorted(set(on_disk) & set(indexed)):
-        f, r = on_disk[path], indexed[path]
-        if f.size != r["size"] or abs(f.mtime_ns / 1e6 - r["modified_at"]) > 1:
-            try:
-                digest = hashlib.sha256(read_regular(reader.root / path)).hexdigest()
-            except OSError:
-                digest = ""
-            if digest != r["content_hash"]:
-                modified.append(path)
+    added = sorted(p for p in on_disk - set(indexed) if p not in skipped)
+    deleted = sorted(set(indexed) - on_disk)
+    modified = changed_files(reader, on_disk & set(indexed), indexed)
     reasons: dict[str, int] = {}
-    for why in reader.skipped().values():
+    for why in skipped.values():
         key = why.split(" (", 1)[0]
         reasons[key] = reasons.get(key, 0) + 1
     from codegraph.index.background import read_progress

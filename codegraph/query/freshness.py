@@ -13,12 +13,13 @@ from codegraph.paths import read_regular
 from codegraph.store.reader import Reader
 
 
-def changed_files(reader: Reader, paths: Iterable[str]) -> list[str]:
+def changed_files(reader: Reader, paths: Iterable[str], records: dict | None = None) -> list[str]:
     """The indexed files among ``paths`` whose content differs from the index (size/mtime, then
-    sha256), plus those deleted since. Sorted."""
+    sha256), plus those deleted since. Sorted. ``records`` (path → files row) saves a query per path
+    when the caller already holds them."""
     out = []
     for path in sorted(set(paths)):
-        record = reader.file_record(path)
+        record = records[path] if records is not None else reader.file_record(path)
         if record is None:
             continue
         try:

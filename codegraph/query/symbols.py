@@ -105,8 +105,3 @@ def suggest(reader: Reader, name: str, limit: int = 5) -> list[str]:
     if len(picks) < limit:
         picks += [n for n in names if name.lower() in n.lower() and n not in picks][: limit - len(picks)]
     return picks
-
-
-def describe(node: Node) -> str:
-    """``Class::method (method) path:line-line``: one line that names a definition."""
-    return f"{node.qualified_name} ({node.kind}) {node.file_path}:{node.start_line}-{node.end_line}"

@@ -88,15 +88,15 @@ def _read(path: Path, report: Report, name: str) -> str | None:
 def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found]:
     found: list[Found] = []
     for scope in targets.scopes(target):
+        path, key = (paths.codex_config, None) if target == "codex" else _entry_path(target, scope, paths)
+        try:
+            text = _read(path, report, f"config ({scope})")
+        except _Unreadable:
+            continue
+        if text is None:
+            report.checks.append(Check(f"config ({scope})", None, f"{path} does not exist"))
+            continue
         if target == "codex":
-            path = paths.codex_config
-            try:
-                text = _read(path, report, f"config ({scope})")
-            except _Unreadable:
-                continue
-            if text is None:
-                report.checks.append(Check(f"config ({scope})", None, f"{path} does not exist"))
-                continue
             try:
                 doc = tomlkit.parse(text)
             except Exception as exc:  # tomlkit raises several types
@@ -105,14 +105,6 @@ def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found
             entry = (doc.get("mcp_servers") or {}).get(SERVER_NAME)
             entry = entry.unwrap() if entry is not None else None
         else:
-            path, key = _entry_path(target, scope, paths)
-            try:
-                text = _read(path, report, f"config ({scope})")
-            except _Unreadable:
-                continue
-            if text is None:
-                report.checks.append(Check(f"config ({scope})", None, f"{path} does not exist"))
-                continue
             try:
                 base, _ = parse_object(path, text)
             except ConfigUnparsable as exc:
