@@ -66,13 +66,14 @@ class IndexSummary:
 def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     """Worker: read, hash and extract one file. Returns (path, hash, data, skip reason, size, mtime)."""
     from codegraph.index.extract import extract
+    from codegraph.index.languages import module_for
 
     root, path, size, mtime_ns, language, grammar = job
     try:
         data = read_regular(os.path.join(root, path))
     except OSError as exc:
         return path, "", None, f"unreadable ({exc.strerror or exc})", size, mtime_ns
-    reason = content_skip_reason(path, data)
+    reason = content_skip_reason(path, data) or module_for(language).accepts(path, data)
     if reason:
         return path, "", None, reason, size, mtime_ns
     digest = hashlib.sha256(data).hexdigest()
