@@ -279,6 +279,8 @@ class _Project:
             elif lang.implicit_members and scope.kind in ENCLOSING_TYPES:
                 # Java, C#, C++, Dart…: a bare name inside a type means its member (or a base's) first
                 hit = self.member(scope.id, name)
+                if hit is not None and hit.name == scope.name:
+                    hit = None  # a constructor named after its type: the name means the type
                 if hit is not None and (
                     wanted is None or hit.kind in wanted or (hit.kind == "method" and "function" in wanted)
                 ):
@@ -341,6 +343,29 @@ class _Project:
             if len(names) != 1:
                 return None
             return self.class_of(path, source_id, next(iter(names)))
+        lang = self.lang[path]
+        is_self = "." in var and var.split(".", 1)[0] in lang.self_names
+        if is_self or (lang.implicit_members and "." not in var):
+            # a field a base class types (``self.repo = Repo()`` in an inherited ``__init__``)
+            cls = self.enclosing_class(source_id)
+            if cls is not None:
+                return self._inherited_type(cls, var)
+        return None
+
+    def _inherited_type(self, cls: Node, var: str) -> Node | None:
+        """The type the nearest base of ``cls`` states for ``var``, resolved in that base's file."""
+        seen = {cls.id}
+        queue = list(self.bases.get(cls.id, ()))
+        while queue and len(seen) < 32:
+            base_id = queue.pop(0)
+            if base_id in seen:
+                continue
+            seen.add(base_id)
+            names = self.types.get(base_id, {}).get(var)
+            if names:
+                base = self.nodes[base_id]
+                return self.class_of(base.file_path, base_id, next(iter(names))) if len(names) == 1 else None
+            queue.extend(self.bases.get(base_id, ()))
         return None
 
     def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:

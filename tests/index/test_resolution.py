@@ -115,3 +115,23 @@ def test_src_layout_package_imported_by_its_own_name_resolves(tmp_path):
         assert caller_names(reader, "make") == ["test_a", "test_b"]
         names = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
         assert "json.dumps" in names
+
+
+def test_attribute_typed_in_an_inherited_init_types_calls_in_the_subclass(tmp_path):
+    """Django's BaseCommand sets ``self.stdout = OutputWrapper(...)``; subclasses call ``self.stdout.write``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "base.py").write_text(
+        "class Wrapper:\n    def write(self, msg):\n        return msg\n\n\n"
+        "class Base:\n    def __init__(self):\n        self.out = Wrapper()\n"
+    )
+    (tmp_path / "cmd.py").write_text(
+        "from base import Base\n\n\nclass Command(Base):\n    def handle(self):\n        self.out.write('x')\n"
+        "        self.err.write('y')\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Command.handle") == ["Wrapper::write"]
+        assert caller_names(reader, "Wrapper.write") == ["Command::handle"]
