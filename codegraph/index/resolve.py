@@ -66,6 +66,7 @@ class _Project:
         self.star: dict[str, list] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self.locals: dict[str, set[str]] = defaultdict(set)
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.lang_state: dict[str, object] = {}
         self.packages: dict[str, list[str]] = {}
@@ -109,6 +110,8 @@ class _Project:
                 self.types[scope][var].add(type_name)
             for fn_id, expr in f.returns:
                 self.returns[fn_id].append(expr)
+            for fn_id, name in f.locals:
+                self.locals[fn_id].add(name)
         for label in sorted(by_language):
             module_for(label).prepare(self, by_language[label])
 
@@ -276,6 +279,8 @@ class _Project:
                 hits = self.children.get(scope.id, {}).get(name)
                 if hits:
                     return hits[-1], "local"
+                if name in self.locals.get(scope.id, ()):
+                    return None, ""  # a parameter or local variable shadows every definition
             elif lang.implicit_members and scope.kind in ENCLOSING_TYPES:
                 # Java, C#, C++, Dart…: a bare name inside a type means its member (or a base's) first
                 hit = self.member(scope.id, name)
