@@ -37,6 +37,8 @@ BARE_CALL_TARGETS = frozenset({"function"}) | CONSTRUCTIBLE
 # Kinds a receiver like ``self``/``this`` can mean: the innermost enclosing type.
 ENCLOSING_TYPES = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
 MAX_HOPS = 8
+VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
+PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
 PACKAGE = "\0pkg:"  # prefix of a module handle that stands for several files (a Go package…)
 MAX_PACKAGE_IMPORT_EDGES = 64
 
@@ -76,6 +78,7 @@ class _Project:
         self._visible_cache: dict[str, dict[str, list[Node]]] = {}
         self.returns: dict[str, list[str]] = defaultdict(list)
         self._returns_memo: dict[str, Node | None] = {}
+        self._value_memo: dict[str, Node | None] = {}
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -351,10 +354,17 @@ class _Project:
         lang = self.lang[path]
         is_self = "." in var and var.split(".", 1)[0] in lang.self_names
         if is_self or (lang.implicit_members and "." not in var):
-            # a field a base class types (``self.repo = Repo()`` in an inherited ``__init__``)
             cls = self.enclosing_class(source_id)
             if cls is not None:
-                return self._inherited_type(cls, var)
+                # a field a base class types (``self.repo = Repo()`` in an inherited ``__init__``)
+                inherited = self._inherited_type(cls, var)
+                if inherited is not None:
+                    return inherited
+                # a class attribute or ``@property`` of the class or a base (``self.objects``)
+                attr = var.split(".", 1)[1] if is_self else var
+                if "." not in attr:
+                    held = self.member(cls.id, attr)
+                    return self.value_type(held) if held is not None else None
         return None
 
     def _inherited_type(self, cls: Node, var: str) -> Node | None:
@@ -450,8 +460,45 @@ class _Project:
             elif current.kind in TYPE_TARGETS:
                 current = self.member(current.id, part)
             else:
-                return None
+                held = self.value_type(current)  # ``pre_save.connect``, ``Model.objects.filter``
+                current = self.member(held.id, part) if held is not None else None
         return current
+
+    def value_type(self, node: Node) -> Node | None:
+        """The class a variable, attribute or property holds, from where it is assigned (``pre_save =
+        Signal()``, ``objects = Manager()``, ``this.m = new M()`` in a constructor, ``repo: Repo``) or
+        what a ``@property`` returns; None when that is not stated exactly once."""
+        if node.id in self._value_memo:
+            return self._value_memo[node.id]
+        self._value_memo[node.id] = None  # recursion guard: ``x = x.copy()`` resolves to unknown
+        found = self._value_type(node)
+        self._value_memo[node.id] = found
+        return found
+
+    def _value_type(self, node: Node) -> Node | None:
+        if node.kind in ("function", "method"):
+            decorators = node.decorators or ()
+            if any(d.rsplit(".", 1)[-1] in PROPERTY_DECORATORS for d in decorators):
+                return self.return_class(node)
+            return None
+        if node.kind not in VALUE_KINDS:
+            return None
+        names = self.types.get(node.id, {}).get(node.name)
+        if not names:
+            owner = self.parent.get(node.id)
+            lang = self.lang[node.file_path]
+            for self_name in sorted(lang.self_names):
+                names = self.types.get(owner, {}).get(f"{self_name}.{node.name}") if owner else None
+                if names:
+                    break
+            else:
+                return None
+            scope = owner
+        else:
+            scope = node.id
+        if len(names) != 1:
+            return None
+        return self.class_of(node.file_path, scope, next(iter(names)))
 
 
 def _edge(source: str, target: Node, kind: str, ref: Ref, how: str, confidence: float) -> Edge:

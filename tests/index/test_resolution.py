@@ -163,3 +163,32 @@ def test_called_parameters_and_locals_shadow_project_definitions(tmp_path):
         assert caller_names(reader, "default") == []
         assert caller_names(reader, "filters.py:render") == ["plain"]
         assert caller_names(reader, "ui.js:render") == ["redraw"]
+
+
+def test_module_level_instances_class_attributes_and_properties_type_their_uses(tmp_path):
+    """Issue 11: ``pre_save = Signal()`` used from another module, ``objects = Manager()``, a
+    ``@property`` that returns a constructed object, and JS ``const _v = new Vector3()``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "dispatch.py").write_text(
+        "class Signal:\n    def connect(self, receiver):\n        return receiver\n\n\npre_save = Signal()\n"
+    )
+    (tmp_path / "models.py").write_text(
+        "from dispatch import pre_save\n\n\nclass Manager:\n    def filter(self, **kw):\n        return kw\n\n\n"
+        "class Query:\n    def where(self):\n        return 1\n\n\n"
+        "class Model:\n    objects = Manager()\n\n    @property\n    def query(self):\n        return Query()\n\n"
+        "    def save(self):\n        pre_save.connect(self)\n        self.objects.filter(a=1)\n"
+        "        return self.query.where()\n\n\n"
+        "def lookup():\n    return Model.objects.filter(pk=1)\n"
+    )
+    (tmp_path / "math.js").write_text(
+        "class Vector3 {\n  dot(v) { return 0; }\n}\nconst _v = new Vector3();\n"
+        "export function project(v) {\n  return _v.dot(v);\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Model.save") == ["Manager::filter", "Query::where", "Signal::connect"]
+        assert callee_names(reader, "lookup") == ["Manager::filter"]
+        assert callee_names(reader, "project") == ["Vector3::dot"]
