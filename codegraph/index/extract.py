@@ -86,6 +86,7 @@ class Def:
         "col",
         "owner",
         "qualifier",
+        "hoist",
     )
 
     def __init__(self, ts, kind: str, name: str, span):
@@ -101,6 +102,7 @@ class Def:
         self.parent: Def | None = None
         self.owner: str | None = None
         self.qualifier: str | None = None
+        self.hoist = False  # belongs to the nearest enclosing type, not the function it is written in
 
 
 class Extractor:
@@ -187,6 +189,9 @@ class Extractor:
             while stack and stack[-1].end <= d.start:
                 stack.pop()
             d.parent = stack[-1] if stack else None
+            if d.hoist:  # ``this.render = function`` in a constructor is a method of the class
+                while d.parent is not None and d.parent.kind not in containers:
+                    d.parent = d.parent.parent
             kind = d.kind
             in_container = d.owner is not None or (d.parent is not None and d.parent.kind in containers)
             if kind == "function" and in_container:

@@ -37,6 +37,9 @@ BARE_CALL_TARGETS = frozenset({"function"}) | CONSTRUCTIBLE
 # Kinds a receiver like ``self``/``this`` can mean: the innermost enclosing type.
 ENCLOSING_TYPES = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
 MAX_HOPS = 8
+# What a member written outside its owner can belong to: a type, or a JS constructor function
+# (``Foo.prototype.bar = function``).
+OWNER_KINDS = ENCLOSING_TYPES | {"function"}
 VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
 PACKAGE = "\0pkg:"  # prefix of a module handle that stands for several files (a Go package…)
@@ -215,7 +218,7 @@ class _Project:
             file_id = f"file:{path}"
             for nid, owner in f.owners:
                 target = self.resolve_dotted(path, file_id, owner)
-                if not isinstance(target, Node) or target.kind not in ENCLOSING_TYPES:
+                if not isinstance(target, Node) or target.kind not in OWNER_KINDS:
                     continue
                 node = self.nodes[nid]
                 old = self.parent.get(nid)

@@ -192,3 +192,32 @@ def test_module_level_instances_class_attributes_and_properties_type_their_uses(
         assert callee_names(reader, "Model.save") == ["Manager::filter", "Query::where", "Signal::connect"]
         assert callee_names(reader, "lookup") == ["Manager::filter"]
         assert callee_names(reader, "project") == ["Vector3::dot"]
+
+
+def test_methods_defined_by_assignment_are_methods_of_their_class_with_their_own_calls(tmp_path):
+    """three.js: ``this.render = function`` in a constructor, ``Foo.prototype.bar = function``,
+    ``this.matrix = new Matrix4()``; CommonJS ``exports.a = function`` / ``module.exports = {…}``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "m.js").write_text(
+        "class Matrix4 {\n  compose() { return this; }\n}\n"
+        "class Renderer {\n  constructor() {\n    this.matrix = new Matrix4();\n"
+        "    this.render = function (scene) {\n      this.matrix.compose();\n      this.clear();\n    };\n  }\n"
+        "  clear() {}\n}\n"
+        "function Loader() {}\nLoader.prototype.load = function (url) {\n  return fetchIt(url);\n};\n"
+        "function fetchIt(url) { return url; }\n"
+        "exports.helper = function () { return fetchIt('x'); };\n"
+        "function area() { return 1; }\nmodule.exports = { area, size: area };\n"
+    )
+    (tmp_path / "use.js").write_text(
+        "const m = require('./m');\nconst { helper } = require('./m');\n"
+        "function main() {\n  m.area();\n  m.size();\n  helper();\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Renderer.render") == ["Matrix4::compose", "Renderer::clear"]
+        assert callee_names(reader, "Renderer.constructor") == ["Matrix4"]  # render's calls are its own
+        assert callee_names(reader, "Loader.load") == ["fetchIt"]
+        assert callee_names(reader, "main") == ["area", "helper"]

@@ -72,6 +72,8 @@ class EcmaScriptExtractor(Extractor):
             self._export(ts)
         elif capture == "assign":
             self._assign(ts)
+        elif capture == "assign_expr":
+            self._assignment(ts)
         elif capture == "params":
             for p in ts.named_children:
                 self._local_binding(p)
@@ -191,6 +193,56 @@ class EcmaScriptExtractor(Extractor):
         tp = ts.child_by_field_name("type_parameters")
         if tp is not None:
             node.type_parameters = [squash(text(c), 80) for c in tp.named_children]
+
+    def _assignment(self, ts) -> None:
+        """``this.m = new M()`` (a type fact), ``this.render = function`` (a method of the class),
+        ``Foo.prototype.bar = function`` (a method of Foo), CommonJS ``exports.a = …`` and
+        ``module.exports = {a, b}``."""
+        left, right = ts.child_by_field_name("left"), ts.child_by_field_name("right")
+        if left is None or right is None or left.type != "member_expression":
+            return
+        target = dotted(left)
+        if target is None:
+            return
+        parts = target.split(".")
+        is_function = right.type in ("function_expression", "arrow_function", "generator_function")
+        if parts[0] == "this" and len(parts) == 2:
+            if right.type == "new_expression":
+                ctor = dotted(right.child_by_field_name("constructor"))
+                if ctor:
+                    self.type_fact(ts, target, ctor)
+            elif is_function:
+                d = self.add_def(ts, "function", left.child_by_field_name("property"))
+                if d is not None:
+                    d.hoist = True
+        elif len(parts) == 3 and parts[1] == "prototype" and is_function:
+            d = self.add_def(ts, "function", left.child_by_field_name("property"))
+            if d is not None:
+                d.owner = parts[0]
+        elif target in ("module.exports", "exports") and right.type == "object":
+            for c in right.named_children:
+                if c.type == "shorthand_property_identifier":
+                    self.out.exports.append((text(c), text(c)))
+                elif c.type == "pair":
+                    k, v = c.child_by_field_name("key"), c.child_by_field_name("value")
+                    if k is not None and v is not None and v.type == "identifier":
+                        self.out.exports.append((text(k), text(v)))
+        elif len(parts) >= 2 and ".".join(parts[:-1]) in ("module.exports", "exports"):
+            name = left.child_by_field_name("property")
+            if is_function and self._at_top(ts):
+                self.add_def(ts, "function", name)
+            elif right.type == "identifier" and name is not None:
+                self.out.exports.append((text(name), text(right)))
+
+    @staticmethod
+    def _at_top(ts) -> bool:
+        p = ts.parent
+        return (
+            p is not None
+            and p.type == "expression_statement"
+            and p.parent is not None
+            and p.parent.type == "program"
+        )
 
     def _local_binding(self, p) -> None:
         """The names a parameter or declaration target binds (not its default value or type)."""

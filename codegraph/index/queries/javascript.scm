@@ -19,3 +19,4 @@
 (arrow_function parameter: (identifier) @target)
 (for_in_statement left: (_) @target)
 (catch_clause parameter: (_) @target)
+(assignment_expression) @assign_expr
