@@ -255,6 +255,8 @@ def _update(
     """Parse what changed, re-resolve everything, write it all in one transaction."""
     stats = all_stats if memo else None
     parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
+    # workers finish in any order: sort, so the same tree always gives the same rows in the same order
+    parsed.sort(key=lambda p: p.path)
     skipped = {**found_skipped, **skipped}
     extractions = [p.extraction for p in parsed]
     need = set(reuse_set)
@@ -275,6 +277,7 @@ def _update(
             _MEMO[p.path] = (p.size, p.mtime_ns, p.extraction)
         for path in set(_MEMO) - set(stats):
             del _MEMO[path]
+    extractions.sort(key=lambda fx: fx.path)
     resolution = resolve(extractions)
     removed_all = removed + [p for p in skipped if p in previous]
     head = _git_head(root)
