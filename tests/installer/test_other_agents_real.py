@@ -1,9 +1,8 @@
 """Codex, Gemini CLI and opencode (their npm CLIs, in a temporary HOME) read what install wrote.
-Each skips with the reason when its npm package cannot be installed here."""
+Each skips with the reason when its npm package cannot be installed here (tests/agent_clients.py)."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -13,43 +12,11 @@ import pytest
 from codegraph_installer import targets
 from codegraph_installer.paths import InstallPaths
 
-from tests.installer.claude_harness import claude_env, install_npm, npm_cache, write_stub_server
+from tests.agent_clients import require
+from tests.installer.claude_harness import claude_env, write_stub_server
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "agent-configs"
-PACKAGES = {"codex": "@openai/codex", "gemini": "@google/gemini-cli", "opencode": "opencode-ai"}
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def _binary(agent: str) -> Path | None:
-    modules = npm_cache() / "node_modules"
-    if agent == "opencode":  # npm 11 skips the postinstall that links the native binary: use it directly
-        for native in sorted(modules.glob("opencode-*/bin/opencode")):
-            if os.access(native, os.X_OK):
-                return native
-    shim = modules / ".bin" / agent
-    return shim if shim.exists() else None
-
-
-@pytest.fixture(scope="session")
-def agent_bins() -> dict[str, Path | str]:
-    """agent → binary, or → why it is unavailable."""
-    found: dict[str, Path | str] = {}
-    for agent, package in PACKAGES.items():
-        binary = _binary(agent)
-        if binary is None:
-            why = install_npm(npm_cache(), package)
-            binary = _binary(agent)
-            found[agent] = binary or f"{package} not installable here: {why or 'no binary after npm install'}"
-        else:
-            found[agent] = binary
-    return found
-
-
-def _need(agent_bins, agent) -> Path:
-    binary = agent_bins[agent]
-    if isinstance(binary, str):
-        pytest.skip(binary)
-    return binary
 
 
 @pytest.fixture
@@ -82,16 +49,16 @@ def _run(binary, world, *args) -> str:
     return ANSI.sub("", proc.stdout + proc.stderr)
 
 
-def test_codex_mcp_list_shows_our_server_enabled(agent_bins, world):
-    codex = _need(agent_bins, "codex")
+def test_codex_mcp_list_shows_our_server_enabled(world):
+    codex = require("codex")
     _install("codex", world)
     listed = _run(codex, world, "mcp", "list")
     row = next(line for line in listed.splitlines() if line.startswith("codegraph "))
     assert str(world[2]) in row and "serve --mcp" in row and "enabled" in row
 
 
-def test_codex_still_reads_a_hand_edited_config_after_install(agent_bins, world):
-    codex = _need(agent_bins, "codex")
+def test_codex_still_reads_a_hand_edited_config_after_install(world):
+    codex = require("codex")
     home = world[0]
     shutil.copytree(FIXTURES / "codex" / "comments-and-tables" / "before" / "home", home, dirs_exist_ok=True)
     _install("codex", world)
@@ -99,8 +66,8 @@ def test_codex_still_reads_a_hand_edited_config_after_install(agent_bins, world)
     assert re.search(r"^codegraph .*enabled", listed, re.M) and re.search(r"^docs .*enabled", listed, re.M)
 
 
-def test_gemini_mcp_list_connects_in_a_trusted_folder_and_install_warns_when_untrusted(agent_bins, world):
-    gemini = _need(agent_bins, "gemini")
+def test_gemini_mcp_list_connects_in_a_trusted_folder_and_install_warns_when_untrusted(world):
+    gemini = require("gemini")
     home, project, _ = world
     outcome = _install("gemini", world)
     assert any("untrusted folder" in note for note in outcome.plan.notes)
@@ -110,8 +77,8 @@ def test_gemini_mcp_list_connects_in_a_trusted_folder_and_install_warns_when_unt
     assert re.search(r"codegraph: .* - Connected", listed), listed
 
 
-def test_opencode_mcp_list_connects_to_a_jsonc_config_with_comments(agent_bins, world):
-    opencode = _need(agent_bins, "opencode")
+def test_opencode_mcp_list_connects_to_a_jsonc_config_with_comments(world):
+    opencode = require("opencode")
     project = world[1]
     shutil.copytree(
         FIXTURES / "opencode" / "project-jsonc" / "before" / "project", project, dirs_exist_ok=True

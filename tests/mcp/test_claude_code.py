@@ -6,35 +6,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.agent_clients import require
 from tests.mcp.helpers import CODEGRAPH
-
-NPM_DIR = Path(os.environ.get("CODEGRAPH_TEST_NPM", Path.home() / ".cache" / "codegraph-test-npm"))
-BINARY = NPM_DIR / "node_modules" / "@anthropic-ai" / "claude-code-linux-x64" / "claude"
 
 
 @pytest.fixture(scope="session")
 def claude() -> Path:
-    """The native Claude Code binary, installed into a reused cache dir on first use."""
-    if not BINARY.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed, so @anthropic-ai/claude-code cannot be installed")
-        NPM_DIR.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [npm, "install", "--silent", "--prefix", str(NPM_DIR), "@anthropic-ai/claude-code"],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if done.returncode != 0 or not BINARY.exists():
-            pytest.skip(f"npm could not install @anthropic-ai/claude-code: {done.stderr.strip()[-300:]}")
-    return BINARY
+    """The native Claude Code binary (tests/agent_clients.py installs it on first use)."""
+    return require("claude")
 
 
 def test_claude_mcp_list_reports_codegraph_connected(claude, tmp_path, runtime):
