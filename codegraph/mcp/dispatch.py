@@ -18,11 +18,15 @@ from codegraph.mcp.tools import MAX_PATH, MAX_TEXT, TOOLS_BY_NAME, enabled_tool_
 log = logging.getLogger("codegraph.mcp")
 
 
-def _result(text: str, data: dict | None = None, *, error: bool = False) -> dict:
-    out: dict = {"content": [{"type": "text", "text": text}], "isError": error}
-    if data is not None:
-        out["structuredContent"] = data
-    return out
+def _result(text: str, *, error: bool = False) -> dict:
+    """A CallToolResult carrying the rendered text only.
+
+    No ``structuredContent``: the MCP spec ties it to a declared ``outputSchema`` (no tool declares
+    one), and Claude Code hands the model the compact JSON of ``structuredContent`` instead of the
+    text when both are present (measured, FACTS.md / issue 9: a 20k-character explore envelope
+    reached the model as 33 KB of ids, nulls and scores). ``--json`` on the CLI keeps the data form.
+    """
+    return {"content": [{"type": "text", "text": text}], "isError": error}
 
 
 def _int(args: dict, key: str, default: int | None, lo: int, hi: int) -> int | None:
@@ -112,7 +116,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         default_root: the server's project directory (None: the working directory).
 
     Returns:
-        ``{"content": [{"type": "text", "text": …}], "structuredContent": {…}, "isError": bool}``.
+        ``{"content": [{"type": "text", "text": …}], "isError": bool}``.
     """
     global _HANDLERS
     from codegraph.index.watch import before_answer
@@ -155,22 +159,19 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         with Reader(start) as reader:
             note = before_answer(reader.root)
             result = _HANDLERS[name](reader, arguments)
-            data = to_data(result)
             text = render(result)
-            changed = changed_files(reader, cited_paths(data)) if name != "codegraph_status" else []
+            changed = [] if name == "codegraph_status" else changed_files(reader, cited_paths(to_data(result)))
             if changed:
                 text = banner(changed) + "\n\n" + text
-                data = {**data, "staleFiles": changed}
             if note:
                 text = note + "\n\n" + text
-                data = {**data, "autoSync": note}
-            return _result(text, data)
+            return _result(text)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)
     except CodegraphError as exc:
         if exc.recoverable:
-            return _result(_recovery_text(exc, start), {"error": type(exc).__name__, "message": str(exc)})
-        return _result(str(exc), {"error": type(exc).__name__, "message": str(exc)}, error=True)
+            return _result(_recovery_text(exc, start))
+        return _result(str(exc), error=True)
     except ValueError as exc:
         return _result(str(exc), error=True)
     except Exception as exc:  # noqa: BLE001 - the agent gets an answer, the log gets the trace

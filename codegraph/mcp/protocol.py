@@ -61,12 +61,9 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode() + b"\n"
 
 
-def text_result(text: str, *, is_error: bool, structured: dict | None = None) -> dict:
-    """A CallToolResult as a plain dict."""
-    out: dict = {"content": [{"type": "text", "text": text}], "isError": is_error}
-    if structured is not None:
-        out["structuredContent"] = structured
-    return out
+def text_result(text: str, *, is_error: bool) -> dict:
+    """A CallToolResult as a plain dict (text only: see ``dispatch._result`` on ``structuredContent``)."""
+    return {"content": [{"type": "text", "text": text}], "isError": is_error}
 
 
 def _finite(text: str) -> float:
