@@ -99,7 +99,9 @@ def main() -> None:
                     daemon.append(cpu_seconds(pid) - before)
                 o, d = statistics.median(own), statistics.median(daemon)
                 share = d / o if o else 0.0
-                print(f"  {label:<11} command CPU {o:6.3f} s   daemon CPU {d:6.3f} s   = {share:6.1%} (goal ≤ 5 %)")
+                print(
+                    f"  {label:<11} command CPU {o:6.3f} s   daemon CPU {d:6.3f} s   = {share:6.1%} (goal ≤ 5 %)"
+                )
             idle = cpu_seconds(pid)
             time.sleep(SETTLE)
             print(f"  idle daemon over {SETTLE:.0f} s: {cpu_seconds(pid) - idle:.3f} s CPU")
