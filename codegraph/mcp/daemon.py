@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from codegraph import __version__
-from codegraph.mcp import wire
+from codegraph.mcp import protocol, wire
 from codegraph.paths import ProjectPaths
 
 log = logging.getLogger("codegraph.daemon")
@@ -277,7 +277,7 @@ class Daemon:
                     pass  # the proxy went away; it re-answers in-process if it is still alive
 
         try:
-            line = reader.readline()
+            line = protocol.read_line(reader)  # LineTooLong is a ValueError: refused below
             theirs = json.loads(line) if line.strip() else {}
             reply(wire.hello(pid=os.getpid(), root=str(self.paths.root), started=self.started))
             if not isinstance(theirs, dict) or not wire.compatible(theirs):
@@ -292,7 +292,14 @@ class Daemon:
         with self._lock:
             self._clients += 1
         try:
-            for line in reader:
+            while True:
+                try:
+                    line = protocol.read_line(reader)
+                except protocol.LineTooLong as exc:
+                    reply(protocol.error(None, protocol.INVALID_REQUEST, str(exc)))
+                    continue
+                if not line:
+                    break
                 try:
                     message = json.loads(line)
                 except ValueError:
@@ -310,8 +317,6 @@ class Daemon:
 
     def _call(self, message: dict, reply) -> None:
         """One tool call on a worker thread; always replies (a call never goes unanswered)."""
-        from codegraph.mcp import protocol
-
         try:
             handler = self.handler
         except Exception as exc:
@@ -322,8 +327,6 @@ class Daemon:
         reply(wire.run_handler(handler, message, self.paths.root))
 
     def _dispatch(self, message: dict, reply) -> None:
-        from codegraph.mcp import protocol
-
         method, msg_id = message.get("method"), message.get("id")
         if method == "tools/call":
             self._pool.submit(self._call, message, reply)
