@@ -111,7 +111,7 @@ def test_every_tool_carries_the_read_only_annotations():
 
 
 @pytest.mark.parametrize("name", TOOL_NAMES)
-def test_required_arguments_alone_give_text_and_structured_content(all_tools, project, name):
+def test_required_arguments_alone_give_well_formed_text(all_tools, project, name):
     result = call_tool(name, dict(BASES[name]), default_root=project)
     assert result["isError"] is False, _text(result)
     _well_formed(result)
@@ -234,3 +234,33 @@ def test_no_index_gives_success_shaped_text(all_tools, tmp_path, name):
     result = call_tool(name, dict(BASES[name]), default_root=bare)
     assert result["isError"] is False
     assert "codegraph init" in _text(result)
+
+
+def _integer_params() -> list[tuple[str, str]]:
+    return [
+        (t["name"], p)
+        for t in TOOLS
+        for p, s in t["inputSchema"]["properties"].items()
+        if s.get("type") == "integer"
+    ]
+
+
+def test_every_integer_parameter_declares_its_range():
+    for name, param in _integer_params():
+        spec = _params(name)[param]
+        assert isinstance(spec.get("minimum"), int) and isinstance(spec.get("maximum"), int), (name, param)
+
+
+@pytest.mark.parametrize("name, param", _integer_params())
+def test_an_integer_outside_its_declared_range_is_refused_with_the_range(all_tools, project, name, param):
+    spec = _params(name)[param]
+    value, base = VALID[name][param]
+    lo, hi = spec["minimum"], spec["maximum"]
+    for bad in (hi + 1, lo - 1, -5, 1e9 if hi < 1e9 else 1e10, 2.5, "deep", True):
+        args = {**(BASES[name] if base is None else base), param: bad}
+        result = call_tool(name, args, default_root=project)
+        assert result["isError"] is True, (param, bad, _text(result)[:200])
+        assert _text(result) == f"'{param}' must be an integer from {lo} to {hi}; got {bad!r}.", bad
+    for good in (lo, hi):
+        args = {**(BASES[name] if base is None else base), param: good}
+        assert call_tool(name, args, default_root=project)["isError"] is False, (param, good)
