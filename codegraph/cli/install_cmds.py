@@ -22,11 +22,18 @@ def _paths(path: str | None):
     return InstallPaths.current(path)
 
 
-def _options(target, scope, prewarm=False, redirect_reads=False, replace=False):
+def _options(target, scope, prewarm=False, redirect_reads=False, replace=False, auto_allow=True):
     from codegraph_installer.targets import make_options
 
     try:
-        return make_options(target, scope, prewarm=prewarm, redirect_reads=redirect_reads, replace=replace)
+        return make_options(
+            target,
+            scope,
+            prewarm=prewarm,
+            redirect_reads=redirect_reads,
+            replace=replace,
+            auto_allow=auto_allow,
+        )
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
 
@@ -84,18 +91,26 @@ _json = click.option("--json", "as_json", is_flag=True, help="Print the result a
     is_flag=True,
     help="Overwrite a `codegraph` server entry codegraph did not write (uninstall puts it back).",
 )
+@click.option(
+    "--no-auto-allow",
+    "no_auto_allow",
+    is_flag=True,
+    help="Let the agent ask before each codegraph call: Claude gets no `mcp__codegraph__*` allow rule, "
+    'Gemini no `"trust": true` on the entry.',
+)
 @click.option("--dry-run", is_flag=True, help="Print the unified diff; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before writing.")
 @_path
 @_json
-def install(target, scope, prewarm, redirect_reads, replace, dry_run, yes, path, as_json):
-    """Register codegraph's MCP server with an agent (and, for Claude, auto-allow and hooks).
+def install(target, scope, prewarm, redirect_reads, replace, no_auto_allow, dry_run, yes, path, as_json):
+    """Register codegraph's MCP server with an agent (for Claude and Gemini with auto-allow of its
+    read-only tools; for Claude optionally hooks).
 
     An existing `codegraph` entry that codegraph did not write is refused (exit 6) unless --replace."""
     from codegraph_installer import targets
 
     paths = _paths(path)
-    options = _options(target, scope, prewarm, redirect_reads, replace)
+    options = _options(target, scope, prewarm, redirect_reads, replace, auto_allow=not no_auto_allow)
     if not dry_run and not yes and sys.stdin.isatty():
         planned = targets.plan(target, "install", paths, options)
         if not _confirm(planned, yes):

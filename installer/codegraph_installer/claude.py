@@ -131,14 +131,15 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text, records=
         return ensure(text, server_path, server_entry(options))
 
     def settings_steps(text: str) -> str:
-        text = ensure_item(text, ("permissions", "allow"), ALLOW_RULE)
+        if options.auto_allow:
+            text = ensure_item(text, ("permissions", "allow"), ALLOW_RULE)
         if scope == "project":
             text = ensure_item(text, ("enabledMcpjsonServers",), SERVER_NAME)
         for event in _events(options):
             text = _install_hook(text, options, event)
         return text
 
-    items = [(("permissions", "allow"), ALLOW_RULE)]
+    items = [(("permissions", "allow"), ALLOW_RULE)] if options.auto_allow else []
     if scope == "project":
         items.append((("enabledMcpjsonServers",), SERVER_NAME))
     plan.files.append(

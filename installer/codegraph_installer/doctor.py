@@ -208,16 +208,36 @@ def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:
         )
     elif target == "gemini":
         trusted = gemini_folder_trusted(paths)
+        rules = paths.gemini_trusted_folders
         if trusted is False:
+            detail = f"Gemini CLI does not trust {paths.project}: all MCP servers are off ({rules})"
+        elif trusted:
+            detail = f"Gemini CLI trusts {paths.project} ({rules})"
+        else:
+            detail = (
+                f"Gemini CLI has no trust rule for {paths.project} in {rules}: unless folder trust is "
+                "turned off in its settings, MCP servers stay off here until you trust the folder "
+                "(/permissions inside gemini)"
+            )
+        report.checks.append(Check("folder trust", None if trusted is None else trusted, detail))
+
+
+def _gemini_auto_allow(entries: list[Found], report: Report) -> None:
+    """Gemini's auto-allow is ``"trust": true`` on the server entry (headless runs need it, issue 9)."""
+    for found in entries:
+        if isinstance(found.entry, dict) and found.entry.get("trust") is True:
             report.checks.append(
-                Check(
-                    "folder trust",
-                    False,
-                    f"Gemini CLI does not trust {paths.project}: all MCP servers are off",
-                )
+                Check("auto-allow", True, f'"trust": true on the codegraph entry in {found.path}')
             )
         else:
-            report.checks.append(Check("folder trust", None, f"trustedFolders.json: {trusted}"))
+            report.checks.append(
+                Check(
+                    "auto-allow",
+                    None,
+                    f'no "trust": true on the codegraph entry in {found.path}: Gemini CLI asks before each '
+                    "call, and a headless `gemini -p` does not offer codegraph's tools",
+                )
+            )
 
 
 def doctor(target: str, paths: InstallPaths, *, connect: bool = True, timeout: float = 15.0) -> Report:
@@ -247,6 +267,8 @@ def doctor(target: str, paths: InstallPaths, *, connect: bool = True, timeout: f
             )
     if target == "claude":
         _hook_checks(paths, report)
+    if target == "gemini":
+        _gemini_auto_allow(entries, report)
     _trust_check(target, paths, report)
     _index_check(paths, report)
     return report
