@@ -203,9 +203,12 @@ def test_offline_run_with_the_real_server_index_and_daemon_answers_explore(claud
     answer = bodies[2].split("toolu_fake_1", 1)[1]
     assert "Engine" in answer and "pkg/big.py" in answer
     listed = subprocess.run(
-        [world["codegraph"], "daemon", "list"], capture_output=True, text=True, timeout=30
+        [world["codegraph"], "daemon", "list", "--path", str(world["project"])],
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
-    assert str(world["project"]) in listed.stdout  # the SessionStart hook prewarmed the project's daemon
+    assert listed.stdout.startswith("pid ") and str(world["project"]) in listed.stdout  # prewarmed by the hook
 
 
 def _claude_doctor(claude_bin, world) -> str:
