@@ -179,6 +179,7 @@ def uninstall(target, scope, dry_run, yes, path, as_json):
 @_json
 def doctor(target, no_connect, timeout, path, as_json):
     """Check agent configs, a real MCP handshake, hooks, index freshness and folder trust."""
+    from codegraph_installer.doctor import agents_present, index_report
     from codegraph_installer.doctor import doctor as run_doctor
 
     paths = _paths(path)
@@ -187,22 +188,34 @@ def doctor(target, no_connect, timeout, path, as_json):
     if not target:  # without a target, report only the agents codegraph is installed for
         installed = [r for r in reports if any(c.name.startswith("config") and c.ok for c in r.checks)]
         if not installed:
+            # Nothing to diagnose for agents (exit 1), but the index still gets its check (issue 9).
+            index = index_report(paths)
             if as_json:  # --json always prints JSON: every agent's report, each saying "not installed"
-                click.echo(json.dumps([r.to_json() for r in reports], indent=2))
+                click.echo(json.dumps([r.to_json() for r in [*reports, index]], indent=2))
             else:
-                click.echo("codegraph is not installed for any agent here; run `codegraph install <agent>`.")
+                present = agents_present(paths)
+                if present:
+                    hint = f"run `codegraph install {present[0]}` (agents found in your home: {', '.join(present)})"
+                else:
+                    hint = f"run `codegraph install <agent>` ({', '.join(TARGET_NAMES)})"
+                click.echo(f"codegraph is not installed for any agent here; {hint}")
+                _print_reports([index])
             sys.exit(1)
         reports = installed
     if as_json:
         click.echo(json.dumps([r.to_json() for r in reports], indent=2))
     else:
-        marks = {True: "ok", False: "FAIL", None: "--"}
-        for report in reports:
-            click.echo(f"{report.target}:")
-            for check in report.checks:
-                click.echo(f"  {marks[check.ok]:>4}  {check.name}: {check.detail}")
+        _print_reports(reports)
     if not all(r.ok for r in reports):
         sys.exit(1)
+
+
+def _print_reports(reports) -> None:
+    marks = {True: "ok", False: "FAIL", None: "--"}
+    for report in reports:
+        click.echo(f"{report.target}:")
+        for check in report.checks:
+            click.echo(f"  {marks[check.ok]:>4}  {check.name}: {check.detail}")
 
 
 COMMANDS = [install, uninstall, doctor]

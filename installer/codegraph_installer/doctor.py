@@ -166,6 +166,29 @@ def _hook_problems(group: dict, hook: dict) -> list[str]:
     return problems
 
 
+def agents_present(paths: InstallPaths) -> list[str]:
+    """Agents whose user configuration folder exists in the home (they have been used here)."""
+    folders = {
+        "claude": paths.claude_user_settings.parent,
+        "codex": paths.codex_config.parent,
+        "cursor": paths.cursor_user.parent,
+        "gemini": paths.gemini_user.parent,
+        "opencode": paths.opencode_user.parent,
+        "vscode": paths.vscode_user.parent,
+    }
+    found = [name for name, folder in folders.items() if folder.is_dir()]
+    if paths.claude_json.is_file() and "claude" not in found:
+        found.insert(0, "claude")
+    return found
+
+
+def index_report(paths: InstallPaths) -> Report:
+    """The index check alone, as a report of its own (``doctor`` before any agent is installed)."""
+    report = Report("index")
+    _index_check(paths, report)
+    return report
+
+
 def _index_check(paths: InstallPaths, report: Report) -> None:
     from codegraph_hooks.index_info import find_root, index_state
 
@@ -183,12 +206,14 @@ def _index_check(paths: InstallPaths, report: Report) -> None:
     minutes = round(state.age / 60)
     if state.changed:
         detail = (
-            f"{state.files} files, written {minutes} min ago, {len(state.changed)} changed since: "
+            f"{state.files} files, last changed {minutes} min ago, {len(state.changed)} changed since: "
             + ", ".join(state.changed[:5])
         )
         report.checks.append(Check("index", None, detail))
     else:
-        report.checks.append(Check("index", True, f"{state.files} files, written {minutes} min ago, fresh"))
+        report.checks.append(
+            Check("index", True, f"{state.files} files, last changed {minutes} min ago, fresh")
+        )
 
 
 def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:

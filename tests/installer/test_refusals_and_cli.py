@@ -208,3 +208,21 @@ def test_uninstall_labels_each_scope_says_what_it_changed_and_accepts_yes(tmp_pa
     assert again.output.splitlines()[-1] == "codegraph uninstall claude: nothing to remove in any scope"
     dry = _invoke(home, project, "install", "claude", "--dry-run")
     assert f"  would create  {home / '.claude.json'}" in dry.output.splitlines()
+
+
+def test_doctor_before_any_install_still_checks_the_index_and_names_what_to_install(tmp_path):
+    from tests.hooks.conftest import make_index
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    (home / ".gemini").mkdir(parents=True)  # Gemini CLI has been used here, nothing else
+    project.mkdir()
+    make_index(project, {"a.py": "x = 1\n"})
+    result = _invoke(home, project, "doctor", "--no-connect")
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        "codegraph is not installed for any agent here; run `codegraph install gemini` "
+        "(agents found in your home: gemini)"
+    )
+    assert lines[1] == "index:" and lines[2].startswith("    ok  index: 1 files")
+    report = json.loads(_invoke(home, project, "doctor", "--no-connect", "--json").output)
+    assert report[-1]["target"] == "index" and report[-1]["checks"][0]["ok"] is True
