@@ -192,6 +192,15 @@ def _recovery_text(exc: CodegraphError, start) -> str:
     from codegraph.errors import IndexMissing
 
     if isinstance(exc, IndexMissing):
+        from codegraph.paths import refused_root
+
+        if refused_root(Path(start).resolve()):
+            return (
+                f"No codegraph index: this session runs in {start}, the user's home directory (or above it), not in a "
+                "project, so there is no code graph to answer from. Read the files directly; for codegraph, "
+                "the user opens the agent in a project folder (or indexes this one with `codegraph init "
+                f"{start} --force`)."
+            )
         return (
             f"{exc} The project at {start} has no codegraph index yet, so this question can't be answered "
             "from the graph. Ask the user to run `codegraph init` there (it takes seconds for most repos); "

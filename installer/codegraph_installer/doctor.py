@@ -194,8 +194,10 @@ def _index_check(paths: InstallPaths, report: Report) -> None:
 
     root = find_root(paths.project)
     if root is None:
+        from codegraph.paths import init_advice
+
         report.checks.append(
-            Check("index", None, f"no index at or above {paths.project} (run `codegraph init`)")
+            Check("index", None, f"no index at or above {paths.project}. {init_advice(paths.project)}")
         )
         return
     try:
