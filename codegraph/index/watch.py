@@ -234,6 +234,11 @@ class Watcher:
         from codegraph.index.background import index_lock
         from codegraph.index.indexer import index_project
 
+        if not self.paths.db.is_file():
+            # The index was removed (`rm -rf .codegraph`): the daemon stops; rebuilding is the user's
+            # or the next session's call, not a side effect of an edit (issue 9).
+            log.info("no index at %s: not syncing", self.paths.db)
+            return None
         with index_lock(self.paths, wait_seconds=300):
             return index_project(self.paths, memo=True)
 

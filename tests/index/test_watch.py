@@ -184,3 +184,17 @@ def test_reading_the_tree_delivers_no_events_to_the_handler(watched):
     assert [(e.event_type, e.src_path) for e in seen] == []
     (root / "shop" / "views.py").write_text("def after_reading():\n    return 1\n")
     assert eventually(lambda: any(e.event_type == "modified" for e in seen), 2.0)  # writes still arrive
+
+
+def test_an_edit_after_the_index_was_removed_does_not_rebuild_it(watched):
+    """`rm -rf .codegraph` is the user's call: the watcher's next sync must not quietly recreate an
+    index (the daemon stops, the next session rebuilds it; issue 9)."""
+    import shutil
+
+    root, watcher = watched
+    time.sleep(DEBOUNCE + 0.3)
+    before = watcher.syncs
+    shutil.rmtree(root / ".codegraph")
+    (root / "shop" / "views.py").write_text("def after_removal():\n    return 1\n")
+    assert eventually(lambda: watcher.syncs > before, DEBOUNCE + 2.0)
+    assert not (root / ".codegraph").exists() and watcher.last_error is None

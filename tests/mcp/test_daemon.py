@@ -180,3 +180,41 @@ def test_daemon_list_and_stop_default_to_the_current_project_and_all_reaches_the
         assert str(theirs) in run("stop", "--all").stdout and not wire.pid_alive(theirs)
     finally:
         _kill_daemons(runtime, [other])
+
+
+def test_removing_and_rebuilding_the_index_under_a_running_daemon_leaves_one_daemon(tmp_path, runtime):
+    """issue 9: `rm -rf .codegraph && codegraph init` under a running daemon: the folder was back
+    before the daemon's check saw it gone, so the old daemon kept running without its lock and socket,
+    and the next session started a second daemon for the same project."""
+    import time
+
+    from codegraph.index.indexer import index_project
+    from tests.conftest import copy_fixture
+    from tests.mcp.conftest import _kill_daemons
+
+    root = copy_fixture("python", tmp_path).resolve()
+    index_project(ProjectPaths(root), workers=1)
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "CODEGRAPH_RUNTIME_DIR": str(runtime),
+        "CODEGRAPH_DAEMON_IDLE": "60",
+    }
+    first = _foreground(root, env)
+    try:
+        _wait_listening(root)
+        time.sleep(0.5)  # the start-up catch-up sync is done
+        shutil.rmtree(root / ".codegraph")
+        (root / ".codegraph").mkdir()  # `codegraph init` recreates it at once
+        index_project(ProjectPaths(root), workers=1)
+        assert first.wait(10) == 0, "the old daemon kept running after its index was removed"
+        second = _foreground(root, env)  # the next session's daemon
+        assert _wait_listening(root)["pid"] == second.pid
+        assert [r["pid"] for r in service.running(root)] == [second.pid]
+        second.terminate()
+        second.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait(10)
+        _kill_daemons(runtime, [root])
