@@ -58,7 +58,7 @@ def _tool_result_texts(requests: list[dict]) -> dict[str, str]:
     return found
 
 
-def test_the_model_receives_the_readable_text_of_explore_node_and_callers_within_the_budget(
+def test_the_model_receives_the_readable_text_of_every_tool_and_explore_within_its_budget(
     claude, tmp_path, runtime, monkeypatch
 ):
     """Claude Code forwards a result's ``structuredContent`` instead of its text when both are present
@@ -78,6 +78,14 @@ def test_the_model_receives_the_readable_text_of_explore_node_and_callers_within
         ("codegraph_explore", {"query": "how does QuerySet.filter build the WHERE clause", "maxChars": 3000}),
         ("codegraph_node", {"symbol": "Query.add_q"}),
         ("codegraph_callers", {"symbol": "Query.build_filter"}),
+        ("codegraph_node", {"file": "shop/db/sql/query.py"}),
+        ("codegraph_search", {"query": "filter"}),
+        ("codegraph_callees", {"symbol": "QuerySet.filter"}),
+        ("codegraph_impact", {"symbol": "Query.build_filter"}),
+        ("codegraph_trace", {"from": "QuerySet.get", "to": "Query.build_filter"}),
+        ("codegraph_files", {}),
+        ("codegraph_context", {"task": "filter a query set"}),
+        ("codegraph_status", {}),
     ]
     script = [(f"mcp__codegraph__{name}", args) for name, args in calls]
     try:
