@@ -130,9 +130,15 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text, records=
     def server_steps(text: str) -> str:
         return ensure(text, server_path, server_entry(options))
 
+    settings_record = records.get(key_of(settings_file)) or Record()
+
     def settings_steps(text: str) -> str:
+        allow = ("permissions", "allow")
         if options.auto_allow:
-            text = ensure_item(text, ("permissions", "allow"), ALLOW_RULE)
+            text = ensure_item(text, allow, ALLOW_RULE)
+        elif (allow, ALLOW_RULE) in settings_record.items:  # an earlier install added it: take it back
+            prune = settings_record.prunable(allow, len(allow))
+            text = remove_items(text, allow, lambda rule: rule == ALLOW_RULE, prune=prune)
         if scope == "project":
             text = ensure_item(text, ("enabledMcpjsonServers",), SERVER_NAME)
         for event in _events(options):

@@ -73,3 +73,20 @@ def test_no_auto_allow_writes_the_server_but_no_allow_rule_and_uninstall_leaves_
     assert "permissions" not in settings and settings["hooks"]["SessionStart"]
     targets.run("claude", "uninstall", paths, options)
     assert not (home / ".claude" / "settings.json").exists()
+
+
+def test_reinstalling_with_no_auto_allow_takes_back_the_rule_an_earlier_install_added(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (home / ".claude").mkdir(parents=True)
+    project.mkdir()
+    (home / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Bash(ls)"]}}\n')
+    paths = InstallPaths(home, project)
+    targets.run(
+        "claude", "install", paths, targets.make_options("claude", "user", command="/venv/bin/codegraph")
+    )
+    assert claude.ALLOW_RULE in (home / ".claude" / "settings.json").read_text()
+    quiet = targets.make_options("claude", "user", command="/venv/bin/codegraph", auto_allow=False)
+    targets.run("claude", "install", paths, quiet)
+    assert json.loads((home / ".claude" / "settings.json").read_text()) == {
+        "permissions": {"allow": ["Bash(ls)"]}
+    }
