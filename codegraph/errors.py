@@ -29,6 +29,18 @@ class IndexUnreadable(CodegraphError):
         super().__init__(message)
 
 
+class IndexBusy(CodegraphError):
+    """Another index run still held the project's index lock when waiting for it ran out."""
+
+    exit_code = 75  # EX_TEMPFAIL: try again later
+
+
+class IndexInterrupted(CodegraphError):
+    """An index run was stopped (Ctrl-C) before it wrote anything: the last complete index stands."""
+
+    exit_code = 130  # 128 + SIGINT, as shells report it
+
+
 class ProjectDirUnusable(CodegraphError):
     """``.codegraph`` cannot be created or written (a file in its place, permissions, read-only fs)."""
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import click
 
+from codegraph.errors import IndexInterrupted
 from codegraph.index import background
 from codegraph.index.indexer import IndexSummary, index_project
 from codegraph.paths import ProjectPaths, find_root, init_root
@@ -89,9 +91,27 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
         finally:
             background.release_lock(paths)
         return
-    with background.index_lock(paths):
-        summary = index_project(paths, progress=_progress(), **kwargs)
+    try:
+        with background.index_lock(paths, on_wait=_say_waiting):
+            summary = index_project(paths, progress=_progress(), **kwargs)
+    except KeyboardInterrupt:
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")  # end the progress line the ^C was echoed on
+        raise IndexInterrupted(
+            "interrupted; nothing was written, the index is as it was before this run "
+            "(`codegraph sync` brings it up to date)"
+        ) from None
     _report(summary, opts["as_json"])
+
+
+def _say_waiting(holder: dict, wait_seconds: float) -> None:
+    started = holder.get("started")
+    since = f", started {time.time() - started:.0f} s ago" if isinstance(started, (int, float)) else ""
+    click.echo(
+        f"codegraph: waiting for the index run already going (pid {holder.get('pid')}{since}) to finish; "
+        f"up to {wait_seconds:g} s, Ctrl-C stops waiting",
+        err=True,
+    )
 
 
 @click.command()

@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from codegraph.errors import IndexBusy
 from codegraph.paths import ProjectPaths, pid_alive
 
 BACKGROUND_THRESHOLD = int(os.environ.get("CODEGRAPH_BACKGROUND_THRESHOLD", "1000"))
@@ -74,17 +75,28 @@ def release_lock(paths: ProjectPaths) -> None:
 
 
 @contextlib.contextmanager
-def index_lock(paths: ProjectPaths, *, wait_seconds: float = 600.0) -> Iterator[None]:
+def index_lock(paths: ProjectPaths, *, wait_seconds: float = 600.0, on_wait=None) -> Iterator[None]:
     """Hold the lock for a foreground run, waiting for a running one to finish first.
 
+    Args:
+        on_wait: called once, with the holder (``{"pid", "started"}``) and ``wait_seconds``, when the
+            lock is taken and this call starts waiting (a command should say what it waits for, issue 9).
+
     Raises:
-        TimeoutError: another run still holds the lock after ``wait_seconds``.
+        IndexBusy: another run still holds the lock after ``wait_seconds``.
     """
     deadline = time.monotonic() + wait_seconds
+    told = False
     while not try_lock(paths):
+        holder = lock_holder(paths) or {}
+        if not told and on_wait is not None and holder:
+            on_wait(holder, wait_seconds)
+            told = True
         if time.monotonic() > deadline:
-            holder = lock_holder(paths) or {}
-            raise TimeoutError(f"another index run (pid {holder.get('pid')}) still holds {paths.index_lock}")
+            raise IndexBusy(
+                f"another index run (pid {holder.get('pid')}) still holds {paths.index_lock} after "
+                f"{wait_seconds:g} s; try again when it has finished"
+            )
         time.sleep(0.2)
     try:
         yield

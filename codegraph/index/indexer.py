@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -315,6 +316,21 @@ def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     summary.skipped = counts
 
 
+def _worker_start(parent: int) -> None:
+    """Pool worker set-up (issue 9): Ctrl-C is the parent's to handle — workers that took it printed
+    KeyboardInterrupt tracebacks and the pool respawned them while the parent waited; and a worker
+    dies with its parent instead of writing into the pipe a ``kill -9`` closed (BrokenPipe tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a write to a closed pipe ends the worker quietly
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(0)
+
+
 def _parse_all(
     root: str, files: list[SourceFile], workers: int | None, progress
 ) -> tuple[list, dict[str, str]]:
@@ -328,8 +344,9 @@ def _parse_all(
         pool = None
     else:
         # fork: workers inherit loaded grammars (FACTS.md: ~1.7x on 2 cores vs 1.4x with spawn)
-        pool = multiprocessing.get_context("fork").Pool(workers)
+        pool = multiprocessing.get_context("fork").Pool(workers, _worker_start, (os.getpid(),))
         results = pool.imap_unordered(_parse_one, jobs, chunksize=8)
+    finished = False
     try:
         for done, (path, digest, data, reason, size, mtime_ns) in enumerate(results, 1):
             if reason:
@@ -340,8 +357,12 @@ def _parse_all(
                 )
             if progress is not None:
                 progress(done, len(jobs))
+        finished = True
     finally:
         if pool is not None:
-            pool.close()
+            if finished:
+                pool.close()
+            else:  # Ctrl-C or an error: drop the queued files instead of parsing them all first
+                pool.terminate()
             pool.join()
     return parsed, skipped
