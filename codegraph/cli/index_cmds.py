@@ -82,7 +82,7 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
             f"{verb} (pid {started.pid}) for {paths.root}; `codegraph status` shows progress", err=True
         )
         return
-    kwargs = dict(full=full, max_bytes=opts["max_bytes"], verify_hash=opts["verify"] == "hash")
+    kwargs = dict(full=full, max_bytes=opts["max_bytes"], verify_hash=opts["verify"] == "hash", check=True)
     if opts["background_child"]:
         if not background.try_lock(paths):
             return  # another run holds the lock: this request joins it
@@ -92,7 +92,7 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
             background.release_lock(paths)
         return
     try:
-        with background.index_lock(paths, on_wait=_say_waiting):
+        with background.index_lock(paths, on_wait=say_waiting):
             summary = index_project(paths, progress=_progress(), **kwargs)
     except KeyboardInterrupt:
         if sys.stderr.isatty():
@@ -104,7 +104,7 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
     _report(summary, opts["as_json"])
 
 
-def _say_waiting(holder: dict, wait_seconds: float) -> None:
+def say_waiting(holder: dict, wait_seconds: float) -> None:
     started = holder.get("started")
     since = f", started {time.time() - started:.0f} s ago" if isinstance(started, (int, float)) else ""
     click.echo(

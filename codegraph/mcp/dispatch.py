@@ -115,10 +115,10 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "structuredContent": {…}, "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.index.repair import read_repairing
     from codegraph.index.watch import before_answer
     from codegraph.query.freshness import banner, changed_files, cited_paths
     from codegraph.render import render, to_data
-    from codegraph.store.reader import Reader
 
     arguments = dict(arguments or {})
     tool = TOOLS_BY_NAME.get(name)
@@ -151,20 +151,27 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
     start = project or default_root or os.getcwd()
     if _HANDLERS is None:
         _HANDLERS = _handlers()
+
+    def answer(reader) -> tuple[str, dict]:
+        note = before_answer(reader.root)
+        result = _HANDLERS[name](reader, arguments)
+        data = to_data(result)
+        text = render(result)
+        changed = changed_files(reader, cited_paths(data)) if name != "codegraph_status" else []
+        if changed:
+            text = banner(changed) + "\n\n" + text
+            data = {**data, "staleFiles": changed}
+        if note:
+            text = note + "\n\n" + text
+            data = {**data, "autoSync": note}
+        return text, data
+
     try:
-        with Reader(start) as reader:
-            note = before_answer(reader.root)
-            result = _HANDLERS[name](reader, arguments)
-            data = to_data(result)
-            text = render(result)
-            changed = changed_files(reader, cited_paths(data)) if name != "codegraph_status" else []
-            if changed:
-                text = banner(changed) + "\n\n" + text
-                data = {**data, "staleFiles": changed}
-            if note:
-                text = note + "\n\n" + text
-                data = {**data, "autoSync": note}
-            return _result(text, data)
+        (text, data), repaired = read_repairing(start, answer)
+        if repaired:
+            text = repaired + "\n\n" + text
+            data = {**data, "repaired": repaired}
+        return _result(text, data)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)
     except CodegraphError as exc:
