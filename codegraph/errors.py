@@ -71,6 +71,21 @@ class FileNotIndexed(CodegraphError):
         super().__init__(message)
 
 
+class SourceUnavailable(CodegraphError):
+    """An indexed file's current source can't be shown: deleted since the last index, unreadable, or
+    not text any more. ``reason`` is the short phrase every command uses for it."""
+
+    exit_code = 4
+    recoverable = True
+    DELETED = "deleted since the last index"
+    NOT_TEXT = "not text on disk (binary content)"
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason} (`codegraph sync` updates the index)")
+
+
 class PathOutsideRoot(CodegraphError):
     """A path argument escapes the project root (``..``, absolute elsewhere, or a symlink out)."""
 

@@ -170,7 +170,7 @@ def _node(r: basic.NodeResult) -> str:
     out = [head]
     if d.docstring:
         out.append(f"doc: {d.docstring[:300]}")
-    out.append(r.source)
+    out.append(r.note or r.source)
     if r.members:
         out.append(f"members ({len(r.members)}):")
         out += [
@@ -214,6 +214,9 @@ def _explore(r: explore.ExploreResult) -> str:
         spans = "whole file" if s.whole else ", ".join(f"lines {sp.start}-{sp.end}" for sp in s.spans)
         out.append(f"\n### {s.path} ({spans})")
         out.append(s.text)
+    if r.unavailable:
+        out.append("\n## Source not shown (as indexed; `codegraph sync` updates the index)")
+        out += [f"- {path} — {why}" for path, why in r.unavailable.items()]
     if r.not_shown:
         out.append("\n## Also relevant (not shown: over the budget)")
         out += [f"- {fs.path}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "") for fs in r.not_shown]

@@ -192,7 +192,8 @@ def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[s
 
 
 def content_skip_reason(path: str, data: bytes) -> str | None:
-    """Why a file's bytes should not be indexed (binary, minified/bundled), or None."""
+    """Why a file's bytes (as UTF-8, see ``encoding.to_utf8``: a UTF-16 file's NULs are gone) should not
+    be indexed (binary, minified/bundled), or None."""
     if b"\0" in data[:8192]:
         return "binary"
     name = path.rsplit("/", 1)[-1]

@@ -25,6 +25,7 @@ from codegraph.config import load_config
 from codegraph.errors import IndexUnreadable, ProjectDirUnusable
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
+from codegraph.index.encoding import pep263_encoding, to_utf8
 from codegraph.index.resolve import resolve
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
@@ -75,12 +76,22 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
         data = read_regular(os.path.join(root, path))
     except OSError as exc:
         return path, "", None, f"unreadable ({exc.strerror or exc})", size, mtime_ns
-    reason = content_skip_reason(path, data)
+    text = source_utf8(data, language)
+    reason = content_skip_reason(path, text)
     if reason:
         return path, "", None, reason, size, mtime_ns
-    digest = hashlib.sha256(data).hexdigest()
-    fx = extract(path, data, language, grammar)
+    digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
+    fx = extract(path, text, language, grammar)
     return path, digest, cache.encode(fx), None, len(data), mtime_ns
+
+
+def source_utf8(data: bytes, language: str | None) -> bytes:
+    """A source file's bytes as the UTF-8 text extraction and display work on (BOMs, UTF-16/32, a
+    declared codec; issue 9). Columns are byte offsets into this text."""
+    # LANGUAGE FACT, to move into the Python language module: Python files declare their codec with a
+    # PEP 263 coding cookie on line 1 or 2.
+    declared = pep263_encoding(data) if language == "python" else None
+    return to_utf8(data, declared)
 
 
 def _hash_file(path: str) -> str:

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
+from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot, SourceUnavailable
 from codegraph.index import sensitive
 from codegraph.model import Node
 from codegraph.paths import resolve_inside
@@ -272,7 +272,8 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
 
     Raises:
         PathOutsideRoot: the file (or a symlink on its way) resolves outside the root.
-        FileNotIndexed: gone since indexing, not a regular file, a secret behind a symlink, or too big.
+        FileNotIndexed: not a regular file, a secret behind a symlink, or too big.
+        SourceUnavailable: deleted since indexing, or unreadable.
     """
     target = resolve_inside(root, rel)
     target_rel = target.relative_to(root.resolve()).as_posix()
@@ -281,10 +282,10 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
     try:
         # O_NONBLOCK: opening a FIFO must not hang; fstat below refuses anything but a regular file.
         fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise SourceUnavailable(rel, SourceUnavailable.DELETED) from None
     except OSError as exc:
-        raise FileNotIndexed(
-            f"{rel} is indexed but cannot be read now ({exc.strerror}); run `codegraph sync`."
-        ) from None
+        raise SourceUnavailable(rel, f"unreadable ({exc.strerror})") from None
     with os.fdopen(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):
