@@ -29,6 +29,12 @@ class IndexUnreadable(CodegraphError):
         super().__init__(message)
 
 
+class IndexLost(CodegraphError):
+    """The index folder was removed or replaced while a run wrote to it: nothing of the run is saved."""
+
+    exit_code = 3
+
+
 class IndexBusy(CodegraphError):
     """Another index run still held the project's index lock when waiting for it ran out."""
 
@@ -39,6 +45,12 @@ class IndexInterrupted(CodegraphError):
     """An index run was stopped (Ctrl-C) before it wrote anything: the last complete index stands."""
 
     exit_code = 130  # 128 + SIGINT, as shells report it
+
+
+class ProjectDirMissing(CodegraphError):
+    """The project directory given to ``init``/``index`` does not exist or is not a directory."""
+
+    exit_code = 2
 
 
 class ProjectDirUnusable(CodegraphError):

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegraph.errors import IndexMissing, PathOutsideRoot, RefusedRoot
+from codegraph.errors import IndexMissing, PathOutsideRoot, ProjectDirMissing, RefusedRoot
 
 DIR_NAME = ".codegraph"
 DB_NAME = "codegraph.db"
@@ -80,16 +80,23 @@ def find_root(start: str | os.PathLike[str] | None = None) -> ProjectPaths:
 
 
 def init_root(path: str | os.PathLike[str] | None, *, force: bool = False) -> ProjectPaths:
-    """The root for ``init``/``index``: an existing index at or above ``path``, else ``path`` itself.
+    """The root for ``init``/``index``: an explicit ``path`` is the project root itself (a repository
+    nested in an indexed project gets its own index, issue 9); without one, the nearest existing index
+    at or above the working directory, else the working directory.
 
     Raises:
-        RefusedRoot: ``path`` is ``/``, the home directory or one of its parents, and ``force`` is off.
+        ProjectDirMissing: ``path`` does not exist or is not a directory (never created, issue 9).
+        RefusedRoot: the root is ``/``, the home directory or one of its parents, and ``force`` is off.
     """
     here = Path(path or os.getcwd()).resolve()
-    try:
-        return find_root(here)
-    except IndexMissing:
-        pass
+    if not here.is_dir():
+        what = "is not a directory" if here.exists() else "does not exist"
+        raise ProjectDirMissing(f"{here} {what}; give the project's directory (it is never created).")
+    if path is None:
+        try:
+            return find_root(here)
+        except IndexMissing:
+            pass
     home = Path.home().resolve()
     if not force and (here == Path(here.anchor) or here == home or here in home.parents):
         raise RefusedRoot(

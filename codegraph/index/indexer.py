@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from codegraph import __version__
 from codegraph.config import load_config
-from codegraph.errors import IndexUnreadable, ProjectDirUnusable
+from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
 from codegraph.index.encoding import pep263_encoding, to_utf8
@@ -113,12 +113,15 @@ def ensure_codegraph_dir(paths: ProjectPaths) -> None:
     """Create ``.codegraph/`` with its own ``.gitignore`` (everything but itself ignored).
 
     Raises:
+        ProjectDirMissing: the project root is not a directory (it is never created).
         ProjectDirUnusable: a file stands where the folder should, or it cannot be written.
     """
+    if not paths.root.is_dir():
+        raise ProjectDirMissing(f"{paths.root} is not a directory; give the project's directory.")
     if paths.dir.exists() and not paths.dir.is_dir():
         raise ProjectDirUnusable(f"{paths.dir} exists and is not a directory; move it away to index here.")
     try:
-        paths.dir.mkdir(parents=True, exist_ok=True)
+        paths.dir.mkdir(exist_ok=True)
         gi = paths.dir / ".gitignore"
         if not gi.exists():
             gi.write_text(GITIGNORE_TEXT)
@@ -195,6 +198,7 @@ def _index_once(
     root = paths.root
     found = discover(root, max_bytes=max_bytes, exclude=load_config(root).exclude)
     conn = connect_writer(paths.db)
+    identity = _identity(paths.db)
     try:
         if full:  # a rebuild may not touch the damaged pages: never write over damage unseen
             _verify(conn)
@@ -250,6 +254,7 @@ def _index_once(
                     conn, [p for p in reuse_set if _MEMO.get(p, (None, None))[:2] != stats[p]]
                 ).items():
                     _MEMO[path] = (*stats[path], cache.decode(data))
+            _check_still_there(paths, identity)
             summary.seconds = time.perf_counter() - started
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
@@ -273,8 +278,27 @@ def _index_once(
             raise
     finally:
         conn.close()
+    _check_still_there(paths, identity)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _identity(db) -> tuple[int, int] | None:
+    try:
+        st = os.stat(db)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _check_still_there(paths: ProjectPaths, identity: tuple[int, int] | None) -> None:
+    """Raises IndexLost when the database this run wrote is no longer the one on disk (``rm -rf
+    .codegraph`` during a run, issue 9: it reported success with nothing saved)."""
+    if _identity(paths.db) != identity:
+        raise IndexLost(
+            f"{paths.dir} was removed or replaced while indexing, so this run's index is gone; "
+            f"run `codegraph init {paths.root}` again"
+        )
 
 
 def _verify(conn: sqlite3.Connection) -> None:

@@ -201,3 +201,27 @@ def test_waiting_on_the_lock_runs_out_with_index_busy(tmp_path):
         holder.wait()
     assert told == [(holder.pid, 0.5)]
     assert paths.index_lock.exists()  # someone else's lock is never removed
+
+
+def test_removing_the_index_folder_during_a_run_is_reported_not_claimed_as_indexed(tmp_path):
+    import shutil
+
+    paths = make_repo(tmp_path / "big", files=600)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codegraph", "init", str(paths.root)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not children(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert children(proc.pid), "the run should be parsing in worker processes"
+    shutil.rmtree(paths.dir)
+    err = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 3, err
+    assert "indexed:" not in err and "Traceback" not in err
+    assert err.strip() == (
+        f"codegraph: {paths.dir} was removed or replaced while indexing, so this run's index is gone; "
+        f"run `codegraph init {paths.root}` again"
+    )
