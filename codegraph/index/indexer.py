@@ -196,7 +196,8 @@ def _index_once(
     started = time.perf_counter()
     ensure_codegraph_dir(paths)
     root = paths.root
-    found = discover(root, max_bytes=max_bytes, exclude=load_config(root).exclude)
+    config = load_config(root)
+    found = discover(root, max_bytes=max_bytes, exclude=config.exclude, include=config.include)
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
     try:

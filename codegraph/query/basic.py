@@ -68,10 +68,12 @@ class StatusResult:
 
 def status(reader: Reader) -> StatusResult:
     """Index health plus what changed on disk since the last index (size/mtime, then hash)."""
+    from codegraph.config import load_config
     from codegraph.index.discover import discover
     from codegraph.query.freshness import changed_files
 
-    found = discover(reader.root)
+    config = load_config(reader.root)
+    found = discover(reader.root, exclude=config.exclude, include=config.include)
     indexed = {r["path"]: r for r in reader.files()}
     on_disk = {f.path for f in found.files}
     skipped = reader.skipped()
