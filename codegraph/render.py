@@ -90,6 +90,12 @@ def _trace(r: graph.TraceResult) -> str:
             f"No call path from '{r.start}' to '{r.end}', but '{r.end}' reaches '{r.start}': swap them "
             f"(`trace {r.end} {r.start}`)."
         )
+    if not r.path and r.depth_limited:
+        return (
+            f"No call path from '{r.start}' to '{r.end}' within {r.max_depth} calls: the search stopped at "
+            f"the depth limit with calls left to follow ({r.searched} symbols reached). Raise the limit "
+            f"(`--max-depth`, MCP `maxDepth`; at most {graph.MAX_TRACE_DEPTH}) to search further."
+        )
     if not r.path:
         return (
             f"No call path from '{r.start}' to '{r.end}' within the search ({r.searched} symbols reached). "

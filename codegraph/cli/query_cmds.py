@@ -86,7 +86,7 @@ def impact_cmd(symbol, file, depth, path, as_json):
 @click.command("trace")
 @click.argument("start")
 @click.argument("end")
-@click.option("--max-depth", type=click.IntRange(1, 12), default=8, show_default=True)
+@click.option("--max-depth", type=click.IntRange(1, graph.MAX_TRACE_DEPTH), default=8, show_default=True)
 @_common
 def trace_cmd(start, end, max_depth, path, as_json):
     """How START reaches END: the shortest call path."""
