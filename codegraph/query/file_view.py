@@ -237,6 +237,9 @@ def _skip_reason(reader: FileViewReader, rel: str) -> str | None:
 
 
 def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
+    reason = _skip_reason(reader, rel)
+    if reason:  # the reason the index recorded, in the words `files` and `status` use (issue 9)
+        return f"{rel} exists but was not indexed ({reason})."
     base = f"{rel} is not an indexed file. {NOT_INDEXED_HINT}"
     try:
         on_disk = resolve_inside(root, rel)
@@ -246,9 +249,6 @@ def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
         return base
     if sensitive.is_secret(on_disk.relative_to(root.resolve()).as_posix()):
         return f"{rel} is a secret file (keys, credentials, .env): codegraph never indexes or serves it."
-    reason = _skip_reason(reader, rel)
-    if reason:
-        return f"{rel} exists but was not indexed ({reason}). {NOT_INDEXED_HINT}"
     return f"{rel} exists but is not in the index (ignored, or added since the last sync). {NOT_INDEXED_HINT}"
 
 
