@@ -7,6 +7,7 @@ A project root is the nearest directory at or above a path that holds ``.codegra
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,31 @@ class ProjectPaths:
 
         digest = hashlib.sha256(os.fsencode(self.root)).hexdigest()[:16]
         return Path(tempfile.gettempdir()) / f"codegraph-{digest}.sock"
+
+
+_NEEDS_QUOTE = re.compile(r'[\x00-\x1f"\\\x7f\udc80-\udcff]')
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r"}
+_C_ESCAPES.update({'"': '\\"', "\\": "\\\\"})
+
+
+def quote_path(path: str) -> str:
+    """``path`` fit for one line of text output, quoted as git quotes names (``"evil\\nname.py"``):
+    C-style escapes in double quotes when it holds a control character, a double quote, a backslash
+    or an undecodable byte (``surrogateescape``, shown as octal); as it is otherwise (non-ASCII kept,
+    as git shows it with ``core.quotePath=false``). Issue 9: a newline in a name broke line output."""
+    if not _NEEDS_QUOTE.search(path):
+        return path
+    out = []
+    for ch in path:
+        if ch in _C_ESCAPES:
+            out.append(_C_ESCAPES[ch])
+        elif "\udc80" <= ch <= "\udcff":
+            out.append(f"\\{ord(ch) - 0xDC00:03o}")
+        elif ch < " " or ch == "\x7f":
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 def find_root(start: str | os.PathLike[str] | None = None) -> ProjectPaths:

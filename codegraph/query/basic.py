@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from codegraph.errors import SourceUnavailable, SymbolNotFound
 from codegraph.model import CONTAINER_KINDS, Node
+from codegraph.paths import quote_path
 from codegraph.query.graph import Site
 from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -131,7 +132,7 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     except SourceUnavailable as exc:  # answer from the index and say why the source is missing
         text, source = None, ""
         note = (
-            f"source not shown: {exc.path} — {exc.reason}; the rest is as of the last index (lines "
+            f"source not shown: {quote_path(exc.path)} — {exc.reason}; the rest is as of the last index (lines "
             f"{d.start_line}-{d.end_line}; `codegraph sync` updates it)"
         )
     if text is not None:

@@ -33,7 +33,7 @@ from typing import Protocol
 from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot, SourceUnavailable
 from codegraph.index import sensitive
 from codegraph.model import Node
-from codegraph.paths import resolve_inside
+from codegraph.paths import quote_path, resolve_inside
 
 MAX_PATH_CHARS = 4_096
 DEFAULT_LIMIT = 2_000
@@ -435,7 +435,7 @@ def render_header(result: FileViewResult) -> str:
     withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
     lines = _plural(result.line_count, "line")
     symbols = _plural(result.symbol_count, "symbol")
-    return f"{result.path} · {lines} · {symbols} · {used}{withheld}"
+    return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
 
 
 def _plural(n: int, word: str) -> str:
