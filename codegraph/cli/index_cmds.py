@@ -71,6 +71,18 @@ def _options(fn):
 
 
 def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
+    try:
+        _run_index(command, paths, opts, full=full)
+    except KeyboardInterrupt:
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")  # end the progress line the ^C was echoed on
+        raise IndexInterrupted(
+            "interrupted; nothing was written, the index is as it was before this run "
+            "(`codegraph sync` brings it up to date)"
+        ) from None
+
+
+def _run_index(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
     if opts["auto_background"] and not opts["background"]:
         from codegraph.index.discover import discover
 
@@ -91,16 +103,8 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
         finally:
             background.release_lock(paths)
         return
-    try:
-        with background.index_lock(paths, on_wait=say_waiting):
-            summary = index_project(paths, progress=_progress(), **kwargs)
-    except KeyboardInterrupt:
-        if sys.stderr.isatty():
-            sys.stderr.write("\n")  # end the progress line the ^C was echoed on
-        raise IndexInterrupted(
-            "interrupted; nothing was written, the index is as it was before this run "
-            "(`codegraph sync` brings it up to date)"
-        ) from None
+    with background.index_lock(paths, on_wait=say_waiting):
+        summary = index_project(paths, progress=_progress(), **kwargs)
     _report(summary, opts["as_json"])
 
 

@@ -59,8 +59,13 @@ def try_lock(paths: ProjectPaths) -> bool:
             if lock_holder(paths) is not None:
                 return False
             continue  # stale lock cleared: try once more
-        with os.fdopen(fd, "w") as fh:
-            json.dump({"pid": os.getpid(), "started": time.time()}, fh)
+        try:
+            with os.fdopen(fd, "w") as fh:
+                json.dump({"pid": os.getpid(), "started": time.time()}, fh)
+        except BaseException:  # Ctrl-C between create and write: leave no half-written lock behind
+            with contextlib.suppress(OSError):
+                paths.index_lock.unlink()
+            raise
         return True
     return False
 
@@ -87,21 +92,21 @@ def index_lock(paths: ProjectPaths, *, wait_seconds: float = 600.0, on_wait=None
     """
     deadline = time.monotonic() + wait_seconds
     told = False
-    while not try_lock(paths):
-        holder = lock_holder(paths) or {}
-        if not told and on_wait is not None and holder:
-            on_wait(holder, wait_seconds)
-            told = True
-        if time.monotonic() > deadline:
-            raise IndexBusy(
-                f"another index run (pid {holder.get('pid')}) still holds {paths.index_lock} after "
-                f"{wait_seconds:g} s; try again when it has finished"
-            )
-        time.sleep(0.2)
     try:
+        while not try_lock(paths):
+            holder = lock_holder(paths) or {}
+            if not told and on_wait is not None and holder:
+                on_wait(holder, wait_seconds)
+                told = True
+            if time.monotonic() > deadline:
+                raise IndexBusy(
+                    f"another index run (pid {holder.get('pid')}) still holds {paths.index_lock} after "
+                    f"{wait_seconds:g} s; try again when it has finished"
+                )
+            time.sleep(0.2)
         yield
     finally:
-        release_lock(paths)
+        release_lock(paths)  # ours only (it checks the pid), also after a Ctrl-C while taking it
 
 
 def progress_writer(paths: ProjectPaths):

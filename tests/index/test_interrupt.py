@@ -126,6 +126,68 @@ def test_ctrl_c_stops_an_index_run_within_a_second_keeping_the_last_index_and_re
     assert after == before
 
 
+@pytest.mark.parametrize("moment", ["index folder created", "first worker forked"])
+def test_ctrl_c_early_in_a_run_gets_the_same_one_line_answer(tmp_path, moment):
+    paths = make_repo(tmp_path / "big", files=900)
+    term = Terminal("init", str(paths.root))
+    try:
+        deadline = time.monotonic() + 30
+        ready = (
+            (lambda: paths.dir.exists())
+            if moment == "index folder created"
+            else (lambda: bool(children(term.pid)))
+        )
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.002)
+        assert ready(), (moment, term.wait(0.1), term.output)
+        os.write(term.fd, b"\x03")
+        rc = term.wait(10)
+    finally:
+        term.close()
+    text = term.output.decode(errors="replace")
+    assert rc == 130 and "Traceback" not in text and "Aborted" not in text, text
+    assert "codegraph: interrupted; nothing was written" in text
+    assert not paths.index_lock.exists()
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (("status",), "codegraph: interrupted"),
+        (("init", "--auto-background"), "codegraph: interrupted; nothing was written"),
+    ],
+    ids=["query", "init before the lock"],
+)
+def test_ctrl_c_while_a_command_waits_on_git_is_one_line_and_130(tmp_path, args, line):
+    import shutil
+
+    (tmp_path / "a.py").write_text("def a():\n    pass\n")
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    (shim / "git").write_text(f'#!/bin/sh\nsleep 30\nexec {shutil.which("git")} "$@"\n')
+    (shim / "git").chmod(0o755)
+    old_path = os.environ["PATH"]
+    os.environ["PATH"] = f"{shim}:{old_path}"  # the pty child inherits it
+    try:
+        term = Terminal(*args, *(["-p", str(tmp_path)] if args[0] == "status" else [str(tmp_path)]))
+    finally:
+        os.environ["PATH"] = old_path
+    try:
+        deadline = time.monotonic() + 30
+        while not children(term.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert children(term.pid), "the command should be waiting on git"
+        os.write(term.fd, b"\x03")
+        rc = term.wait(10)
+    finally:
+        term.close()
+    text = term.output.decode(errors="replace")
+    assert rc == 130 and "Traceback" not in text and "Aborted" not in text, text
+    said = [ln for ln in text.splitlines() if ln.startswith("codegraph:")]
+    assert len(said) == 1 and said[0].startswith(line), text
+
+
 def test_kill_9_of_an_index_run_takes_its_workers_along_without_tracebacks(tmp_path):
     paths = make_repo(tmp_path / "big", files=1500)
     log = tmp_path / "stderr.txt"
