@@ -4,6 +4,8 @@ Keys codegraph reads (others are kept for the reference CLI and ignored here):
     ``vocabulary``: {word: [identifier, …]} — extends the built-in word → identifier table that
         ``context`` and ``explore`` use (e.g. {"结算": ["checkout", "settle"]}).
     ``exclude``: [gitignore-style pattern, …] — paths kept out of the index even when tracked.
+    ``include``: [gitignore-style pattern, …] — paths indexed even under a default-ignored directory
+        name (``build/``, ``vendor/``, ``node_modules/``…); ``exclude`` wins over it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ CONFIG_NAME = "codegraph.json"
 class ProjectConfig:
     vocabulary: dict[str, list[str]] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()
 
 
 def load_config(root: Path) -> ProjectConfig:
@@ -51,14 +54,19 @@ def load_config(root: Path) -> ProjectConfig:
         for k, v in vocab.items()
     ):
         raise ConfigUnparsable(f"{path}: 'vocabulary' must map words to lists of identifiers")
-    exclude = data.get("exclude", [])
-    if not isinstance(exclude, list) or not all(isinstance(x, str) for x in exclude):
-        raise ConfigUnparsable(f"{path}: 'exclude' must be a list of gitignore-style patterns")
+    patterns = {key: _patterns(path, data, key) for key in ("exclude", "include")}
+    return ProjectConfig(vocabulary=vocab, exclude=patterns["exclude"], include=patterns["include"])
+
+
+def _patterns(path: Path, data: dict, key: str) -> tuple[str, ...]:
     import pathspec
 
-    for pattern in exclude:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ConfigUnparsable(f"{path}: '{key}' must be a list of gitignore-style patterns")
+    for pattern in value:
         try:
             pathspec.GitIgnoreSpec.from_lines([pattern])
         except Exception as exc:  # noqa: BLE001 - pathspec raises several types for bad patterns
-            raise ConfigUnparsable(f"{path}: bad 'exclude' pattern {pattern!r}: {exc}") from exc
-    return ProjectConfig(vocabulary=vocab, exclude=tuple(exclude))
+            raise ConfigUnparsable(f"{path}: bad '{key}' pattern {pattern!r}: {exc}") from exc
+    return tuple(value)

@@ -29,6 +29,30 @@ class IndexUnreadable(CodegraphError):
         super().__init__(message)
 
 
+class IndexLost(CodegraphError):
+    """The index folder was removed or replaced while a run wrote to it: nothing of the run is saved."""
+
+    exit_code = 3
+
+
+class IndexBusy(CodegraphError):
+    """Another index run still held the project's index lock when waiting for it ran out."""
+
+    exit_code = 75  # EX_TEMPFAIL: try again later
+
+
+class IndexInterrupted(CodegraphError):
+    """An index run was stopped (Ctrl-C) before it wrote anything: the last complete index stands."""
+
+    exit_code = 130  # 128 + SIGINT, as shells report it
+
+
+class ProjectDirMissing(CodegraphError):
+    """The project directory given to ``init``/``index`` does not exist or is not a directory."""
+
+    exit_code = 2
+
+
 class ProjectDirUnusable(CodegraphError):
     """``.codegraph`` cannot be created or written (a file in its place, permissions, read-only fs)."""
 
@@ -57,6 +81,21 @@ class FileNotIndexed(CodegraphError):
     def __init__(self, message: str, candidates: list[str] | None = None):
         self.candidates = candidates or []
         super().__init__(message)
+
+
+class SourceUnavailable(CodegraphError):
+    """An indexed file's current source can't be shown: deleted since the last index, unreadable, or
+    not text any more. ``reason`` is the short phrase every command uses for it."""
+
+    exit_code = 4
+    recoverable = True
+    DELETED = "deleted since the last index"
+    NOT_TEXT = "not text on disk (binary content)"
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason} (`codegraph sync` updates the index)")
 
 
 class PathOutsideRoot(CodegraphError):

@@ -7,10 +7,11 @@ A project root is the nearest directory at or above a path that holds ``.codegra
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegraph.errors import IndexMissing, PathOutsideRoot, RefusedRoot
+from codegraph.errors import IndexMissing, PathOutsideRoot, ProjectDirMissing, RefusedRoot
 
 DIR_NAME = ".codegraph"
 DB_NAME = "codegraph.db"
@@ -66,6 +67,31 @@ class ProjectPaths:
         return Path(tempfile.gettempdir()) / f"codegraph-{digest}.sock"
 
 
+_NEEDS_QUOTE = re.compile(r'[\x00-\x1f"\\\x7f\udc80-\udcff]')
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r"}
+_C_ESCAPES.update({'"': '\\"', "\\": "\\\\"})
+
+
+def quote_path(path: str) -> str:
+    """``path`` fit for one line of text output, quoted as git quotes names (``"evil\\nname.py"``):
+    C-style escapes in double quotes when it holds a control character, a double quote, a backslash
+    or an undecodable byte (``surrogateescape``, shown as octal); as it is otherwise (non-ASCII kept,
+    as git shows it with ``core.quotePath=false``). Issue 9: a newline in a name broke line output."""
+    if not _NEEDS_QUOTE.search(path):
+        return path
+    out = []
+    for ch in path:
+        if ch in _C_ESCAPES:
+            out.append(_C_ESCAPES[ch])
+        elif "\udc80" <= ch <= "\udcff":
+            out.append(f"\\{ord(ch) - 0xDC00:03o}")
+        elif ch < " " or ch == "\x7f":
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def find_root(start: str | os.PathLike[str] | None = None) -> ProjectPaths:
     """The nearest indexed project at or above ``start`` (default: the working directory).
 
@@ -99,16 +125,23 @@ def init_advice(here: Path) -> str:
 
 
 def init_root(path: str | os.PathLike[str] | None, *, force: bool = False) -> ProjectPaths:
-    """The root for ``init``/``index``: an existing index at or above ``path``, else ``path`` itself.
+    """The root for ``init``/``index``: an explicit ``path`` is the project root itself (a repository
+    nested in an indexed project gets its own index, issue 9); without one, the nearest existing index
+    at or above the working directory, else the working directory.
 
     Raises:
-        RefusedRoot: ``path`` is ``/``, the home directory or one of its parents, and ``force`` is off.
+        ProjectDirMissing: ``path`` does not exist or is not a directory (never created, issue 9).
+        RefusedRoot: the root is ``/``, the home directory or one of its parents, and ``force`` is off.
     """
     here = Path(path or os.getcwd()).resolve()
-    try:
-        return find_root(here)
-    except IndexMissing:
-        pass
+    if not here.is_dir():
+        what = "is not a directory" if here.exists() else "does not exist"
+        raise ProjectDirMissing(f"{here} {what}; give the project's directory (it is never created).")
+    if path is None:
+        try:
+            return find_root(here)
+        except IndexMissing:
+            pass
     if not force and refused_root(here):
         raise RefusedRoot(
             f"Refusing to index {here}: it is the filesystem root or your home directory (or above it). "

@@ -7,6 +7,7 @@ import dataclasses
 import json
 
 from codegraph.model import Node
+from codegraph.paths import quote_path
 from codegraph.query import basic, explore, file_view, graph
 
 
@@ -30,7 +31,7 @@ def to_json(result) -> str:
 
 
 def _loc(n: Node, line: int | None = None) -> str:
-    return f"{n.file_path}:{line or n.start_line}"
+    return f"{quote_path(n.file_path)}:{line or n.start_line}"
 
 
 def _name(n: Node) -> str:
@@ -53,7 +54,7 @@ def _relation(r: graph.RelationResult) -> str:
         out.append(f"'{r.symbol}' names {len(r.groups)} definitions; answers are grouped per definition.")
     for g in r.groups:
         d = g.definition
-        out.append(f"{_name(d)} {d.file_path}:{d.start_line}-{d.end_line} — {verb} {g.total}:")
+        out.append(f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line} — {verb} {g.total}:")
         if not g.sites:
             hint = (
                 "no resolved callers in the project"
@@ -79,8 +80,8 @@ def _impact(r: graph.ImpactResult) -> str:
     for depth, nodes in sorted(r.by_depth.items()):
         out.append(f"depth {depth} ({len(nodes)}):")
         out += [f"  {_name(n)}  {_loc(n)}" for n in nodes]
-    out.append(f"files affected ({len(r.files)}): " + (", ".join(r.files) or "none"))
-    out.append(f"tests affected ({len(r.tests)}): " + (", ".join(r.tests) or "none found"))
+    out.append(f"files affected ({len(r.files)}): " + (", ".join(map(quote_path, r.files)) or "none"))
+    out.append(f"tests affected ({len(r.tests)}): " + (", ".join(map(quote_path, r.tests)) or "none found"))
     return "\n".join(out)
 
 
@@ -89,6 +90,12 @@ def _trace(r: graph.TraceResult) -> str:
         return (
             f"No call path from '{r.start}' to '{r.end}', but '{r.end}' reaches '{r.start}': swap them "
             f"(`trace {r.end} {r.start}`)."
+        )
+    if not r.path and r.depth_limited:
+        return (
+            f"No call path from '{r.start}' to '{r.end}' within {r.max_depth} calls: the search stopped at "
+            f"the depth limit with calls left to follow ({r.searched} symbols reached). Raise the limit "
+            f"(`--max-depth`, MCP `maxDepth`; at most {graph.MAX_TRACE_DEPTH}) to search further."
         )
     if not r.path:
         return (
@@ -106,19 +113,18 @@ def _search(r: basic.SearchResult) -> str:
     if not r.hits:
         return f"No symbol matches '{r.query}'."
     return "\n".join(
-        f"{_name(n)}  {n.file_path}:{n.start_line}" + (f"  {n.signature}" if n.signature else "")
-        for n, _ in r.hits
+        f"{_name(n)}  {_loc(n)}" + (f"  {n.signature}" if n.signature else "") for n, _ in r.hits
     )
 
 
 def _files(r: basic.FilesResult) -> str:
-    out = [f"{r['path']}  ({r['language']}, {r['symbols']} symbols)" for r in r.files]
+    out = [f"{quote_path(f['path'])}  ({f['language']}, {f['symbols']} symbols)" for f in r.files]
     if r.total > len(r.files):
         out.append(f"… {r.total - len(r.files)} more (raise --limit)")
     if not r.files:
         out.append(f"No indexed file matches '{r.filter}'." if r.filter else "The index holds no files.")
     for path, why in r.skipped.items():
-        out.append(f"skipped: {path} — {why}")
+        out.append(f"skipped: {quote_path(path)} — {why}")
     return "\n".join(out)
 
 
@@ -156,7 +162,7 @@ def _status(r: basic.StatusResult) -> str:
             "last index — run `codegraph sync`"
         )
         for label, items in (("added", r.added), ("modified", r.modified), ("deleted", r.deleted)):
-            out += [f"  {label}: {p}" for p in items[:20]]
+            out += [f"  {label}: {quote_path(p)}" for p in items[:20]]
     else:
         out.append("fresh: no source file changed since the last index")
     return "\n".join(out)
@@ -164,13 +170,13 @@ def _status(r: basic.StatusResult) -> str:
 
 def _node(r: basic.NodeResult) -> str:
     d = r.definition
-    head = f"{_name(d)} {d.file_path}:{d.start_line}-{d.end_line}"
+    head = f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line}"
     if d.signature:
         head += f"  {d.signature}"
     out = [head]
     if d.docstring:
         out.append(f"doc: {d.docstring[:300]}")
-    out.append(r.source)
+    out.append(r.note or r.source)
     if r.members:
         out.append(f"members ({len(r.members)}):")
         out += [
@@ -184,7 +190,7 @@ def _node(r: basic.NodeResult) -> str:
     if r.others:
         out.append(
             "other definitions of this name: "
-            + "; ".join(f"{o.qualified_name} {o.file_path}:{o.start_line}" for o in r.others[:10])
+            + "; ".join(f"{o.qualified_name} {_loc(o)}" for o in r.others[:10])
         )
     return "\n".join(out)
 
@@ -207,16 +213,22 @@ def _explore(r: explore.ExploreResult) -> str:
             )
             line = f"- {seed.qualified_name}: called by {callers}"
             if tests:
-                line += f"; tests: {', '.join(tests)}"
+                line += f"; tests: {', '.join(map(quote_path, tests))}"
             out.append(line)
     out.append("\n## Source (current on disk; each span below is complete)")
     for s in r.sections:
         spans = "whole file" if s.whole else ", ".join(f"lines {sp.start}-{sp.end}" for sp in s.spans)
-        out.append(f"\n### {s.path} ({spans})")
+        out.append(f"\n### {quote_path(s.path)} ({spans})")
         out.append(s.text)
+    if r.unavailable:
+        out.append("\n## Source not shown (as indexed; `codegraph sync` updates the index)")
+        out += [f"- {quote_path(path)} — {why}" for path, why in r.unavailable.items()]
     if r.not_shown:
         out.append("\n## Also relevant (not shown: over the budget)")
-        out += [f"- {fs.path}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "") for fs in r.not_shown]
+        out += [
+            f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
+            for fs in r.not_shown
+        ]
     return "\n".join(out)
 
 

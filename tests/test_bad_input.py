@@ -57,18 +57,18 @@ def test_codegraph_path_taken_by_a_file_is_a_clear_error(tmp_path):
     assert (tmp_path / ".codegraph").read_text() == "not a folder"
 
 
-def test_a_corrupt_index_is_named_by_sync_and_rebuilt_by_index_keeping_the_old_file(tmp_path):
+def test_a_truncated_index_is_named_and_rebuilt_by_sync_and_index_keeping_the_old_file(tmp_path):
     root = copy_fixture("python", tmp_path)
     assert cg("init", str(root)).returncode == 0
     db = root / ".codegraph" / "codegraph.db"
     for extra in ("-wal", "-shm"):
         Path(str(db) + extra).unlink(missing_ok=True)
-    db.write_bytes(db.read_bytes()[:3000])
-    proc = cg("sync", str(root))
-    assert proc.returncode == 3 and "run `codegraph index` to rebuild it" in proc.stderr
-    proc = cg("index", str(root))
-    assert proc.returncode == 0, proc.stderr
-    assert [p.name for p in (root / ".codegraph").glob("codegraph.db.corrupt-*")]
+    for command in ("sync", "index"):
+        db.write_bytes(db.read_bytes()[:3000])
+        proc = cg(command, str(root))
+        assert proc.returncode == 0, proc.stderr
+        assert "codegraph.db was damaged (" in proc.stderr and "indexed: 11 files" in proc.stderr
+    assert len(list((root / ".codegraph").glob("codegraph.db.corrupt-*[0-9]"))) == 2
     assert json.loads(cg("status", "-p", str(root), "--json").stdout)["counts"]["files"] == 11
 
 

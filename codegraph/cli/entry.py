@@ -5,10 +5,14 @@ import sys
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["serve"]:
-        from codegraph.mcp.proxy import fast_entry
+    try:
+        if sys.argv[1:2] == ["serve"]:
+            from codegraph.mcp.proxy import fast_entry
 
-        fast_entry(sys.argv[2:])  # returns only when the arguments are not the MCP fast path
-    from codegraph.cli.main import main as cli_main
+            fast_entry(sys.argv[2:])  # returns only when the arguments are not the MCP fast path
+        from codegraph.cli.main import main as cli_main
 
-    cli_main()
+        cli_main()
+    except KeyboardInterrupt:  # Ctrl-C while starting up (imports): one line, not a traceback (issue 9)
+        sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "codegraph: interrupted\n")
+        sys.exit(130)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import click
 
+from codegraph.errors import IndexInterrupted
 from codegraph.index import background
 from codegraph.index.indexer import IndexSummary, index_project
 from codegraph.paths import ProjectPaths, find_root, init_root
@@ -69,6 +71,18 @@ def _options(fn):
 
 
 def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
+    try:
+        _run_index(command, paths, opts, full=full)
+    except KeyboardInterrupt:
+        if sys.stderr.isatty():
+            sys.stderr.write("\n")  # end the progress line the ^C was echoed on
+        raise IndexInterrupted(
+            "interrupted; nothing was written, the index is as it was before this run "
+            "(`codegraph sync` brings it up to date)"
+        ) from None
+
+
+def _run_index(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
     if opts["auto_background"] and not opts["background"]:
         from codegraph.index.discover import discover
 
@@ -80,7 +94,7 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
             f"{verb} (pid {started.pid}) for {paths.root}; `codegraph status` shows progress", err=True
         )
         return
-    kwargs = dict(full=full, max_bytes=opts["max_bytes"], verify_hash=opts["verify"] == "hash")
+    kwargs = dict(full=full, max_bytes=opts["max_bytes"], verify_hash=opts["verify"] == "hash", check=True)
     if opts["background_child"]:
         if not background.try_lock(paths):
             return  # another run holds the lock: this request joins it
@@ -89,9 +103,19 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
         finally:
             background.release_lock(paths)
         return
-    with background.index_lock(paths):
+    with background.index_lock(paths, on_wait=say_waiting):
         summary = index_project(paths, progress=_progress(), **kwargs)
     _report(summary, opts["as_json"])
+
+
+def say_waiting(holder: dict, wait_seconds: float) -> None:
+    started = holder.get("started")
+    since = f", started {time.time() - started:.0f} s ago" if isinstance(started, (int, float)) else ""
+    click.echo(
+        f"codegraph: waiting for the index run already going (pid {holder.get('pid')}{since}) to finish; "
+        f"up to {wait_seconds:g} s, Ctrl-C stops waiting",
+        err=True,
+    )
 
 
 @click.command()

@@ -67,6 +67,9 @@ class _Group(click.Group):
                 )
             click.echo(f"codegraph: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except KeyboardInterrupt:  # one line and 130, as shells count it (click would say "Aborted!")
+            click.echo(("\n" if sys.stderr.isatty() else "") + "codegraph: interrupted", err=True)
+            sys.exit(130)
         except OSError as exc:  # permissions, read-only file systems, full disks: say which file
             where = f" ({exc.filename})" if exc.filename else ""
             click.echo(f"codegraph: {exc.strerror or exc}{where}", err=True)

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import click
 
+from codegraph.cli.index_cmds import say_waiting
 from codegraph.config import load_config
+from codegraph.index.repair import read_repairing
 from codegraph.query import basic, file_view, graph
 from codegraph.query import explore as explore_mod
 from codegraph.query.freshness import banner, changed_files, cited_paths
 from codegraph.render import render, to_data, to_json
-from codegraph.store.reader import Reader
 
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
-    with Reader(path) as reader:
+    def answer(reader):
         result = fn(reader, *args, **kwargs)
-        changed = [] if fn is basic.status else changed_files(reader, cited_paths(to_data(result)))
+        return result, [] if fn is basic.status else changed_files(reader, cited_paths(to_data(result)))
+
+    (result, changed), repaired = read_repairing(path, answer, on_wait=say_waiting)
+    if repaired:
+        click.echo(f"codegraph: {repaired}", err=True)
     if changed:
         click.echo(banner(changed), err=True)
     click.echo(to_json(result) if as_json else render(result))
@@ -81,7 +86,7 @@ def impact_cmd(symbol, file, depth, path, as_json):
 @click.command("trace")
 @click.argument("start")
 @click.argument("end")
-@click.option("--max-depth", type=click.IntRange(1, 12), default=8, show_default=True)
+@click.option("--max-depth", type=click.IntRange(1, graph.MAX_TRACE_DEPTH), default=8, show_default=True)
 @_common
 def trace_cmd(start, end, max_depth, path, as_json):
     """How START reaches END: the shortest call path."""

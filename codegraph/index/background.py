@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from codegraph.errors import IndexBusy
 from codegraph.paths import ProjectPaths, pid_alive
 
 BACKGROUND_THRESHOLD = int(os.environ.get("CODEGRAPH_BACKGROUND_THRESHOLD", "1000"))
@@ -58,8 +59,13 @@ def try_lock(paths: ProjectPaths) -> bool:
             if lock_holder(paths) is not None:
                 return False
             continue  # stale lock cleared: try once more
-        with os.fdopen(fd, "w") as fh:
-            json.dump({"pid": os.getpid(), "started": time.time()}, fh)
+        try:
+            with os.fdopen(fd, "w") as fh:
+                json.dump({"pid": os.getpid(), "started": time.time()}, fh)
+        except BaseException:  # Ctrl-C between create and write: leave no half-written lock behind
+            with contextlib.suppress(OSError):
+                paths.index_lock.unlink()
+            raise
         return True
     return False
 
@@ -74,22 +80,33 @@ def release_lock(paths: ProjectPaths) -> None:
 
 
 @contextlib.contextmanager
-def index_lock(paths: ProjectPaths, *, wait_seconds: float = 600.0) -> Iterator[None]:
+def index_lock(paths: ProjectPaths, *, wait_seconds: float = 600.0, on_wait=None) -> Iterator[None]:
     """Hold the lock for a foreground run, waiting for a running one to finish first.
 
+    Args:
+        on_wait: called once, with the holder (``{"pid", "started"}``) and ``wait_seconds``, when the
+            lock is taken and this call starts waiting (a command should say what it waits for, issue 9).
+
     Raises:
-        TimeoutError: another run still holds the lock after ``wait_seconds``.
+        IndexBusy: another run still holds the lock after ``wait_seconds``.
     """
     deadline = time.monotonic() + wait_seconds
-    while not try_lock(paths):
-        if time.monotonic() > deadline:
-            holder = lock_holder(paths) or {}
-            raise TimeoutError(f"another index run (pid {holder.get('pid')}) still holds {paths.index_lock}")
-        time.sleep(0.2)
+    told = False
     try:
+        while not try_lock(paths):
+            holder = lock_holder(paths) or {}
+            if not told and on_wait is not None and holder:
+                on_wait(holder, wait_seconds)
+                told = True
+            if time.monotonic() > deadline:
+                raise IndexBusy(
+                    f"another index run (pid {holder.get('pid')}) still holds {paths.index_lock} after "
+                    f"{wait_seconds:g} s; try again when it has finished"
+                )
+            time.sleep(0.2)
         yield
     finally:
-        release_lock(paths)
+        release_lock(paths)  # ours only (it checks the pid), also after a Ctrl-C while taking it
 
 
 def progress_writer(paths: ProjectPaths):

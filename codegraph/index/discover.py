@@ -50,6 +50,10 @@ DEFAULT_IGNORED_DIRS = frozenset(
         ".eggs",
     }
 )
+# Names that usually hold build output or fetched dependencies, but are also real package names
+# (coverage.py's `coverage/`, pypa/build's `src/build/`, issue 9): they hide only files that git does
+# not track, or, outside git, directories that are not Python packages (no __init__.py).
+BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "coverage", "target", "vendor"})
 DEFAULT_MAX_BYTES = 1_000_000
 MINIFIED_AVG_LINE = 500
 
@@ -72,10 +76,11 @@ class Discovery:
     used_git: bool = False
 
 
-def _git_candidates(root: Path) -> list[str] | None:
+def _git_candidates(root: Path) -> tuple[list[str], set[str]] | None:
+    """(tracked and untracked-not-ignored paths, the tracked ones), or None outside a git checkout."""
     try:
         proc = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "-co", "--exclude-standard"],
+            ["git", "-C", str(root), "ls-files", "-z", "-t", "-co", "--exclude-standard"],
             capture_output=True,
             timeout=60,
             check=False,
@@ -84,10 +89,22 @@ def _git_candidates(root: Path) -> list[str] | None:
         return None
     if proc.returncode != 0:
         return None
-    return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+    paths, tracked = [], set()
+    for entry in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
+        if len(entry) > 2:  # "<tag> <path>": "?" is untracked, every other tag a tracked file
+            paths.append(entry[2:])
+            if entry[0] != "?":
+                tracked.add(entry[2:])
+    return paths, tracked
 
 
-def _walk_candidates(root: Path) -> list[str]:
+def _holds_build_output(root: Path, rel_dir: str) -> bool:
+    """Outside git: a directory named like build output is a project's own package when it holds an
+    ``__init__.py``."""
+    return not (root / rel_dir / "__init__.py").is_file()
+
+
+def _walk_candidates(root: Path, *, walk_build_dirs: bool = False) -> list[str]:
     """Walk ``root`` honouring nested .gitignore files; never follows directory symlinks."""
     out: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # (dir prefix, spec) active for the current walk
@@ -125,7 +142,12 @@ def _walk_candidates(root: Path) -> list[str]:
             except OSError:
                 continue
             if is_dir:
-                if entry.name in DEFAULT_IGNORED_DIRS or ignored(rel, True):
+                if ignored(rel, True):
+                    continue
+                if entry.name in DEFAULT_IGNORED_DIRS and not (
+                    entry.name in BUILD_OUTPUT_DIRS
+                    and (walk_build_dirs or not _holds_build_output(root, rel))
+                ):
                     continue
                 walk(entry.path, rel + "/")
             elif language_for(entry.name) is not None and not ignored(rel, False):
@@ -137,8 +159,19 @@ def _walk_candidates(root: Path) -> list[str]:
     return out
 
 
-def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = ()) -> Discovery:
+def discover(
+    root: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    exclude: tuple[str, ...] = (),
+    include: tuple[str, ...] = (),
+) -> Discovery:
     """List the source files under ``root`` to index and the skipped ones with reasons.
+
+    Args:
+        exclude: gitignore-style patterns kept out even when tracked (``codegraph.json`` ``exclude``).
+        include: gitignore-style patterns indexed even under a default-ignored directory name
+            (``codegraph.json`` ``include``); ``exclude`` still wins.
 
     Reasons: ``ignored directory``, ``secret file``, ``excluded by codegraph.json``,
     ``symlink outside root``, ``too large (N bytes > limit)``, ``unreadable``. Binary and minified
@@ -147,10 +180,13 @@ def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[s
     root = root.resolve()
     result = Discovery()
     excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
-    candidates = _git_candidates(root)
-    result.used_git = candidates is not None
-    if candidates is None:
-        candidates = _walk_candidates(root)
+    included = pathspec.GitIgnoreSpec.from_lines(include) if include else None
+    from_git = _git_candidates(root)
+    result.used_git = from_git is not None
+    if from_git is None:
+        candidates, tracked = _walk_candidates(root, walk_build_dirs=included is not None), None
+    else:
+        candidates, tracked = from_git
     seen: set[str] = set()
     for rel in candidates:
         lang = language_for(rel)
@@ -162,8 +198,7 @@ def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[s
         if excluded is not None and excluded.match_file(rel):
             result.skipped[rel] = "excluded by codegraph.json"
             continue
-        parts = rel.split("/")
-        if any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
+        if _default_ignored(root, rel, tracked) and not (included is not None and included.match_file(rel)):
             result.skipped[rel] = "ignored directory"
             continue
         absolute = root / rel
@@ -191,8 +226,27 @@ def discover(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[s
     return result
 
 
+def _default_ignored(root: Path, rel: str, tracked: set[str] | None) -> bool:
+    """Whether a default-ignored directory name on ``rel``'s path hides it: always for names like
+    node_modules or .venv; for build-output names only where they hold build output (not tracked by
+    git; outside git, not a Python package)."""
+    parts = rel.split("/")[:-1]
+    for i, part in enumerate(parts):
+        if part not in DEFAULT_IGNORED_DIRS:
+            continue
+        if part not in BUILD_OUTPUT_DIRS:
+            return True
+        if tracked is not None:
+            if rel not in tracked:
+                return True
+        elif _holds_build_output(root, "/".join(parts[: i + 1])):
+            return True
+    return False
+
+
 def content_skip_reason(path: str, data: bytes) -> str | None:
-    """Why a file's bytes should not be indexed (binary, minified/bundled), or None."""
+    """Why a file's bytes (as UTF-8, see ``encoding.to_utf8``: a UTF-16 file's NULs are gone) should not
+    be indexed (binary, minified/bundled), or None."""
     if b"\0" in data[:8192]:
         return "binary"
     name = path.rsplit("/", 1)[-1]

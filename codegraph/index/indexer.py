@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -20,13 +22,14 @@ from dataclasses import dataclass, field
 
 from codegraph import __version__
 from codegraph.config import load_config
-from codegraph.errors import IndexUnreadable, ProjectDirUnusable
+from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
+from codegraph.index.encoding import to_utf8
 from codegraph.index.resolve import resolve
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
-from codegraph.store.db import connect_writer, move_aside
+from codegraph.store.db import connect_writer, damage, move_aside
 from codegraph.store.schema import EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
@@ -52,11 +55,12 @@ class IndexSummary:
     skipped: dict[str, int] = field(default_factory=dict)  # reason → count
     seconds: float = 0.0
     changed: bool = True
+    repaired: str | None = None  # a damaged database was moved aside and the index rebuilt
 
     def line(self) -> str:
         skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items())) or "none"
         verb = "indexed" if self.changed else "up to date"
-        return (
+        return (f"{self.repaired}; " if self.repaired else "") + (
             f"{verb}: {self.files} files ({self.parsed} parsed, {self.reused} unchanged, {self.removed} removed), "
             f"{self.nodes} nodes, {self.edges} edges, {self.unresolved} unresolved references; "
             f"skipped: {skipped}; {self.seconds:.2f}s"
@@ -73,12 +77,22 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
         data = read_regular(os.path.join(root, path))
     except OSError as exc:
         return path, "", None, f"unreadable ({exc.strerror or exc})", size, mtime_ns
-    reason = content_skip_reason(path, data) or module_for(language).accepts(path, data)
+    text = source_utf8(data, language)
+    reason = content_skip_reason(path, text) or module_for(language).accepts(path, text)
     if reason:
         return path, "", None, reason, size, mtime_ns
-    digest = hashlib.sha256(data).hexdigest()
-    fx = extract(path, data, language, grammar)
+    digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
+    fx = extract(path, text, language, grammar)
     return path, digest, cache.encode(fx), None, len(data), mtime_ns
+
+
+def source_utf8(data: bytes, language: str | None) -> bytes:
+    """A source file's bytes as the UTF-8 text extraction and display work on (BOMs, UTF-16/32, a
+    declared codec; issue 9). Columns are byte offsets into this text."""
+    from codegraph.index.languages import module_for
+
+    declared = module_for(language).declared_encoding(data) if language else None  # Python: PEP 263
+    return to_utf8(data, declared)
 
 
 def _hash_file(path: str) -> str:
@@ -100,12 +114,15 @@ def ensure_codegraph_dir(paths: ProjectPaths) -> None:
     """Create ``.codegraph/`` with its own ``.gitignore`` (everything but itself ignored).
 
     Raises:
+        ProjectDirMissing: the project root is not a directory (it is never created).
         ProjectDirUnusable: a file stands where the folder should, or it cannot be written.
     """
+    if not paths.root.is_dir():
+        raise ProjectDirMissing(f"{paths.root} is not a directory; give the project's directory.")
     if paths.dir.exists() and not paths.dir.is_dir():
         raise ProjectDirUnusable(f"{paths.dir} exists and is not a directory; move it away to index here.")
     try:
-        paths.dir.mkdir(parents=True, exist_ok=True)
+        paths.dir.mkdir(exist_ok=True)
         gi = paths.dir / ".gitignore"
         if not gi.exists():
             gi.write_text(GITIGNORE_TEXT)
@@ -124,8 +141,12 @@ def index_project(
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     memo: bool = False,
+    check: bool = False,
 ) -> IndexSummary:
     """Build or update the index of ``paths.root``.
+
+    A damaged database (SQLite errors that ``PRAGMA quick_check`` confirms, issue 9) is moved aside
+    (``codegraph.db.corrupt-<time>``) and the index rebuilt from scratch; ``summary.repaired`` says so.
 
     Args:
         full: ignore the extraction cache and re-parse every file.
@@ -134,33 +155,55 @@ def index_project(
         workers: parser processes (default: all cores); 1 parses in this process.
         progress: called with (files parsed, files to parse) as parsing advances.
         memo: keep decoded extractions in this process for the next run (for the daemon's watcher).
+        check: verify the database before answering "up to date" (``quick_check``: ≈0.25 s for a
+            170 MB index, so for commands a person runs, not for the watcher's syncs).
 
     Returns:
         An :class:`IndexSummary`.
 
     Raises:
-        IndexUnreadable: the existing database can't be opened as an index.
+        IndexUnreadable: the existing database can't be used and is not damaged (a newer schema).
     """
+    options = dict(
+        verify_hash=verify_hash, max_bytes=max_bytes, workers=workers, progress=progress, memo=memo
+    )
+    try:
+        return _index_once(paths, full=full, check=check, **options)
+    except (sqlite3.DatabaseError, IndexUnreadable) as exc:
+        reason = damage(paths.db)
+        if reason is None:
+            if isinstance(exc, IndexUnreadable):
+                raise
+            raise IndexUnreadable(f"{paths.db}: {exc}") from exc
+    moved = move_aside(paths.db)
+    summary = _index_once(paths, full=True, check=False, **options)
+    summary.repaired = (
+        f"{paths.db.name} was damaged ({reason}); kept it as {moved.name} and rebuilt the index"
+    )
+    return summary
+
+
+def _index_once(
+    paths: ProjectPaths,
+    *,
+    full: bool,
+    verify_hash: bool,
+    max_bytes: int,
+    workers: int | None,
+    progress: Callable[[int, int], None] | None,
+    memo: bool,
+    check: bool,
+) -> IndexSummary:
     started = time.perf_counter()
     ensure_codegraph_dir(paths)
     root = paths.root
-    found = discover(root, max_bytes=max_bytes, exclude=load_config(root).exclude)
+    config = load_config(root)
+    found = discover(root, max_bytes=max_bytes, exclude=config.exclude, include=config.include)
+    conn = connect_writer(paths.db)
+    identity = _identity(paths.db)
     try:
-        conn = connect_writer(paths.db)
-    except IndexUnreadable as exc:
-        if not (full and exc.corrupt):
-            if exc.corrupt:
-                raise IndexUnreadable(
-                    f"{exc}; run `codegraph index` to rebuild it (the damaged file is kept "
-                    "beside the new one)",
-                    corrupt=True,
-                ) from exc
-            raise
-        # a full rebuild replaces a corrupt index; the old file is kept beside it
-        moved = move_aside(paths.db)
-        print(f"codegraph: {exc}; moved it to {moved.name} and rebuilding", file=sys.stderr)
-        conn = connect_writer(paths.db)
-    try:
+        if full:  # a rebuild may not touch the damaged pages: never write over damage unseen
+            _verify(conn)
         cache_version = conn.execute(
             "SELECT value FROM project_metadata WHERE key = 'cgpy_cache_version'"
         ).fetchone()
@@ -198,6 +241,8 @@ def index_project(
         summary = IndexSummary(root=str(root), files=len(current), removed=len(removed))
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
         if not to_parse and not removed and not full and previous_skipped == known_skipped:
+            if check:
+                _verify(conn)
             summary.changed = False
             state = conn.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone()
             if state is not None and state[0] != "complete":
@@ -211,6 +256,7 @@ def index_project(
                     conn, [p for p in reuse_set if _MEMO.get(p, (None, None))[:2] != stats[p]]
                 ).items():
                     _MEMO[path] = (*stats[path], cache.decode(data))
+            _check_still_there(paths, identity)
             summary.seconds = time.perf_counter() - started
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
@@ -234,8 +280,34 @@ def index_project(
             raise
     finally:
         conn.close()
+    _check_still_there(paths, identity)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _identity(db) -> tuple[int, int] | None:
+    try:
+        st = os.stat(db)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _check_still_there(paths: ProjectPaths, identity: tuple[int, int] | None) -> None:
+    """Raises IndexLost when the database this run wrote is no longer the one on disk (``rm -rf
+    .codegraph`` during a run, issue 9: it reported success with nothing saved)."""
+    if _identity(paths.db) != identity:
+        raise IndexLost(
+            f"{paths.dir} was removed or replaced while indexing, so this run's index is gone; "
+            f"run `codegraph init {paths.root}` again"
+        )
+
+
+def _verify(conn: sqlite3.Connection) -> None:
+    """Raises sqlite3.DatabaseError when ``PRAGMA quick_check`` finds the database damaged."""
+    problem = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+    if problem != "ok":
+        raise sqlite3.DatabaseError(problem)
 
 
 def _update(
@@ -319,6 +391,22 @@ def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     summary.skipped = counts
 
 
+def _worker_start(parent: int) -> None:
+    """Pool worker set-up (issue 9): Ctrl-C is the parent's to handle — workers that took it printed
+    KeyboardInterrupt tracebacks and the pool respawned them while the parent waited; and a worker
+    dies with its parent instead of writing into the pipe a ``kill -9`` closed (BrokenPipe tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent around the fork
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a write to a closed pipe ends the worker quietly
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(0)
+
+
 def _parse_all(
     root: str, files: list[SourceFile], workers: int | None, progress
 ) -> tuple[list, dict[str, str]]:
@@ -332,8 +420,15 @@ def _parse_all(
         pool = None
     else:
         # fork: workers inherit loaded grammars (FACTS.md: ~1.7x on 2 cores vs 1.4x with spawn)
-        pool = multiprocessing.get_context("fork").Pool(workers)
+        # SIGINT stays blocked while the workers are forked, so a Ctrl-C before a worker has set it to
+        # ignored reaches only this process (it is delivered when the mask is restored)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pool = multiprocessing.get_context("fork").Pool(workers, _worker_start, (os.getpid(),))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         results = pool.imap_unordered(_parse_one, jobs, chunksize=8)
+    finished = False
     try:
         for done, (path, digest, data, reason, size, mtime_ns) in enumerate(results, 1):
             if reason:
@@ -344,8 +439,12 @@ def _parse_all(
                 )
             if progress is not None:
                 progress(done, len(jobs))
+        finished = True
     finally:
         if pool is not None:
-            pool.close()
+            if finished:
+                pool.close()
+            else:  # Ctrl-C or an error: drop the queued files instead of parsing them all first
+                pool.terminate()
             pool.join()
     return parsed, skipped

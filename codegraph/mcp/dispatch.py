@@ -120,10 +120,10 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.index.repair import read_repairing
     from codegraph.index.watch import before_answer
     from codegraph.query.freshness import banner, changed_files, cited_paths
     from codegraph.render import render, to_data
-    from codegraph.store.reader import Reader
 
     arguments = dict(arguments or {})
     tool = TOOLS_BY_NAME.get(name)
@@ -162,19 +162,23 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
     start = project or default_root or os.getcwd()
     if _HANDLERS is None:
         _HANDLERS = _handlers()
+
+    def answer(reader) -> str:
+        note = before_answer(reader.root)
+        result = _HANDLERS[name](reader, arguments)
+        text = render(result)
+        changed = changed_files(reader, cited_paths(to_data(result))) if name != "codegraph_status" else []
+        if changed:
+            text = banner(changed) + "\n\n" + text
+        if note:
+            text = note + "\n\n" + text
+        return text
+
     try:
-        with Reader(start) as reader:
-            note = before_answer(reader.root)
-            result = _HANDLERS[name](reader, arguments)
-            text = render(result)
-            changed = (
-                [] if name == "codegraph_status" else changed_files(reader, cited_paths(to_data(result)))
-            )
-            if changed:
-                text = banner(changed) + "\n\n" + text
-            if note:
-                text = note + "\n\n" + text
-            return _result(text)
+        text, repaired = read_repairing(start, answer)
+        if repaired:
+            text = repaired + "\n\n" + text
+        return _result(text)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)
     except CodegraphError as exc:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from codegraph.errors import SymbolNotFound
+from codegraph.errors import SourceUnavailable, SymbolNotFound
 from codegraph.model import CONTAINER_KINDS, Node
+from codegraph.paths import quote_path
 from codegraph.query.graph import Site
 from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -68,10 +69,12 @@ class StatusResult:
 
 def status(reader: Reader) -> StatusResult:
     """Index health plus what changed on disk since the last index (size/mtime, then hash)."""
+    from codegraph.config import load_config
     from codegraph.index.discover import discover
     from codegraph.query.freshness import changed_files
 
-    found = discover(reader.root)
+    config = load_config(reader.root)
+    found = discover(reader.root, exclude=config.exclude, include=config.include)
     indexed = {r["path"]: r for r in reader.files()}
     on_disk = {f.path for f in found.files}
     skipped = reader.skipped()
@@ -110,6 +113,7 @@ class NodeResult:
     callers_total: int
     callees_total: int
     others: list[Node]  # other definitions of the same name, not shown
+    note: str | None = None  # why ``source`` is empty (the file is gone, unreadable or not text)
 
 
 def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | None = None) -> NodeResult:
@@ -122,25 +126,34 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
 
     defs = find_symbols(reader, symbol, file=file, line=line)
     d = defs[0]
-    text = reader.read_source(d.file_path)
-    lines = text.split("\n")
-    span = current_span(reader, d)
-    if span is None:
-        raise SymbolNotFound(
-            symbol,
-            [
-                f"{d.qualified_name} was in {d.file_path} at the last index but is no longer "
-                "there; run `codegraph sync`"
-            ],
-        )
-    if span != (d.start_line, d.end_line):
-        d = dataclasses.replace(d, start_line=span[0], end_line=span[1])
-    body = lines[d.start_line - 1 : d.end_line]
     members = reader.children(d.id) if d.kind in CONTAINER_KINDS else []
-    if members and len(body) > 80:
-        # a large container: its outline (members) says more than 80 lines of the top of it
-        body = body[:40]
-    source = "\n".join(f"{d.start_line + i}\t{ln}" for i, ln in enumerate(body))
+    try:
+        text = reader.read_source(d.file_path)
+    except SourceUnavailable as exc:  # answer from the index and say why the source is missing
+        text, source = None, ""
+        note = (
+            f"source not shown: {quote_path(exc.path)} — {exc.reason}; the rest is as of the last index (lines "
+            f"{d.start_line}-{d.end_line}; `codegraph sync` updates it)"
+        )
+    if text is not None:
+        note = None
+        lines = text.split("\n")
+        span = current_span(reader, d)
+        if span is None:
+            raise SymbolNotFound(
+                symbol,
+                [
+                    f"{d.qualified_name} was in {d.file_path} at the last index but is no longer "
+                    "there; run `codegraph sync`"
+                ],
+            )
+        if span != (d.start_line, d.end_line):
+            d = dataclasses.replace(d, start_line=span[0], end_line=span[1])
+        body = lines[d.start_line - 1 : d.end_line]
+        if members and len(body) > 80:
+            # a large container: its outline (members) says more than 80 lines of the top of it
+            body = body[:40]
+        source = "\n".join(f"{d.start_line + i}\t{ln}" for i, ln in enumerate(body))
     incoming = reader.incoming([d.id], CALL_KINDS)
     outgoing = reader.outgoing([d.id], CALL_KINDS)
     found = reader.nodes(
@@ -148,4 +161,4 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     )
     callers = [Site(found[e[0]], e[3], e[2]) for e in incoming[:NODE_RELATED_LIMIT] if e[0] in found]
     callees = [Site(found[e[1]], e[3], e[2]) for e in outgoing[:NODE_RELATED_LIMIT] if e[1] in found]
-    return NodeResult(d, source, members, callers, callees, len(incoming), len(outgoing), defs[1:])
+    return NodeResult(d, source, members, callers, callees, len(incoming), len(outgoing), defs[1:], note)

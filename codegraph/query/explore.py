@@ -24,6 +24,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from codegraph.errors import SourceUnavailable
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
 from codegraph.query.freshness import changed_files, current_span
@@ -436,6 +437,7 @@ class ExploreResult:
     sections: list[FileSection]
     not_shown: list[FileScore]
     note: str = ""
+    unavailable: dict[str, str] = field(default_factory=dict)  # path → why its source is not shown
 
 
 def budget_for(file_count: int) -> int:
@@ -477,8 +479,9 @@ def explore(
     used = 600 + sum(len(n.qualified_name) + 60 for n, *_ in result.flow)
     used += sum(200 + 80 * len(c) for _, c, _ in result.blast)
     used = min(used, budget // 3)  # a small budget still gets source
-    result.sections = _sections(reader, ranking, budget - used)
+    result.sections = _sections(reader, ranking, budget - used, result.unavailable)
     shown = {sec.path for sec in result.sections}
+    shown |= set(result.unavailable)
     result.not_shown = [fs for fs in ranking.files if fs.path not in shown][:12]
     _fit(result)
     return result
@@ -554,9 +557,10 @@ CANDIDATE_FILES = 10
 FIRST_PASS_FILES = 3
 
 
-def _sections(reader: Reader, ranking: Ranking, room: int) -> list[FileSection]:
+def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str, str]) -> list[FileSection]:
     """Pick whole symbol bodies (or whole small files) across the top files, best score first,
-    until the budget is spent; a body that does not fit whole is skipped, never cut."""
+    until the budget is spent; a body that does not fit whole is skipped, never cut. A file whose
+    source can't be shown (deleted, unreadable, not text) goes into ``unavailable`` with the reason."""
     files = ranking.files[:CANDIDATE_FILES]
     rank_of = {fs.path: i for i, fs in enumerate(files)}
     numbered: dict[str, list[str]] = {}
@@ -564,7 +568,10 @@ def _sections(reader: Reader, ranking: Ranking, room: int) -> list[FileSection]:
     for fs in files:
         try:
             lines = reader.read_source(fs.path).split("\n")
-        except Exception:  # noqa: BLE001 - a file deleted since indexing is listed, not shown
+        except SourceUnavailable as exc:
+            unavailable[fs.path] = exc.reason
+            continue
+        except Exception:  # noqa: BLE001 - refused (a secret, not a regular file): listed, not shown
             continue
         numbered[fs.path] = [f"{i}\t{ln}" for i, ln in enumerate(lines, 1)]
         if len(lines) <= WHOLE_FILE_LINES:

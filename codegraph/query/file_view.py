@@ -30,10 +30,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
+from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot, SourceUnavailable
 from codegraph.index import sensitive
 from codegraph.model import Node
-from codegraph.paths import resolve_inside
+from codegraph.paths import quote_path, resolve_inside
 
 MAX_PATH_CHARS = 4_096
 DEFAULT_LIMIT = 2_000
@@ -237,6 +237,9 @@ def _skip_reason(reader: FileViewReader, rel: str) -> str | None:
 
 
 def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
+    reason = _skip_reason(reader, rel)
+    if reason:  # the reason the index recorded, in the words `files` and `status` use (issue 9)
+        return f"{rel} exists but was not indexed ({reason})."
     base = f"{rel} is not an indexed file. {NOT_INDEXED_HINT}"
     try:
         on_disk = resolve_inside(root, rel)
@@ -246,9 +249,6 @@ def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
         return base
     if sensitive.is_secret(on_disk.relative_to(root.resolve()).as_posix()):
         return f"{rel} is a secret file (keys, credentials, .env): codegraph never indexes or serves it."
-    reason = _skip_reason(reader, rel)
-    if reason:
-        return f"{rel} exists but was not indexed ({reason}). {NOT_INDEXED_HINT}"
     return f"{rel} exists but is not in the index (ignored, or added since the last sync). {NOT_INDEXED_HINT}"
 
 
@@ -272,7 +272,8 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
 
     Raises:
         PathOutsideRoot: the file (or a symlink on its way) resolves outside the root.
-        FileNotIndexed: gone since indexing, not a regular file, a secret behind a symlink, or too big.
+        FileNotIndexed: not a regular file, a secret behind a symlink, or too big.
+        SourceUnavailable: deleted since indexing, or unreadable.
     """
     target = resolve_inside(root, rel)
     target_rel = target.relative_to(root.resolve()).as_posix()
@@ -281,10 +282,10 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
     try:
         # O_NONBLOCK: opening a FIFO must not hang; fstat below refuses anything but a regular file.
         fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise SourceUnavailable(rel, SourceUnavailable.DELETED) from None
     except OSError as exc:
-        raise FileNotIndexed(
-            f"{rel} is indexed but cannot be read now ({exc.strerror}); run `codegraph sync`."
-        ) from None
+        raise SourceUnavailable(rel, f"unreadable ({exc.strerror})") from None
     with os.fdopen(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):
@@ -434,7 +435,7 @@ def render_header(result: FileViewResult) -> str:
     withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
     lines = _plural(result.line_count, "line")
     symbols = _plural(result.symbol_count, "symbol")
-    return f"{result.path} · {lines} · {symbols} · {used}{withheld}"
+    return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
 
 
 def _plural(n: int, word: str) -> str:

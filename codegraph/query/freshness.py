@@ -9,7 +9,7 @@ import os
 from collections.abc import Iterable
 
 from codegraph.model import Node
-from codegraph.paths import read_regular
+from codegraph.paths import quote_path, read_regular
 from codegraph.store.reader import Reader
 
 
@@ -80,7 +80,9 @@ def cited_paths(data) -> set[str]:
 
 def banner(changed: list[str]) -> str:
     """One line naming the files an answer cites that changed since the last index."""
-    names = ", ".join(changed[:8]) + (f" (+{len(changed) - 8} more)" if len(changed) > 8 else "")
+    names = ", ".join(map(quote_path, changed[:8])) + (
+        f" (+{len(changed) - 8} more)" if len(changed) > 8 else ""
+    )
     return (
         f"Note: changed on disk since the last index: {names}. Spans shown from these files were re-read "
         "from disk; their callers/callees are as of the last index (run `codegraph sync`). The rest is fresh."

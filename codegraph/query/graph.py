@@ -10,6 +10,7 @@ from codegraph.model import Node
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
 
+MAX_TRACE_DEPTH = 12  # the bound trace accepts (CLI --max-depth, MCP maxDepth)
 IMPACT_KINDS = ("calls", "instantiates", "extends", "implements", "references", "imports")
 
 
@@ -131,6 +132,8 @@ class TraceResult:
     path: list[Site]
     searched: int
     reverse_exists: bool = False  # no path found, but END reaches START
+    max_depth: int = 8
+    depth_limited: bool = False  # no path found, and the search stopped at max_depth with calls left
 
 
 def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8, _reverse: bool = False) -> TraceResult:
@@ -141,9 +144,11 @@ def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8, _reverse:
     parent: dict[str, tuple[str | None, int | None, str]] = {s.id: (None, None, "start") for s in sources}
     queue = deque((s.id, 0) for s in sources)
     hit = next((s.id for s in sources if s.id in targets), None)
+    limited = False
     while queue and hit is None:
         nid, dist = queue.popleft()
         if dist >= max_depth:
+            limited = limited or any(e[1] not in parent for e in reader.outgoing([nid], CALL_KINDS))
             continue
         for _, target, kind, line in reader.outgoing([nid], CALL_KINDS):
             if target in parent:
@@ -164,7 +169,9 @@ def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8, _reverse:
         chain.reverse()
         found = reader.nodes(c[0] for c in chain)
         path = [Site(found[c[0]], c[1], c[2]) for c in chain]
-    result = TraceResult(start, end, path, len(parent))
+    result = TraceResult(
+        start, end, path, len(parent), max_depth=max_depth, depth_limited=limited and not path
+    )
     if not path and not _reverse:
         reverse = trace(reader, end, start, max_depth=max_depth, _reverse=True)
         result.reverse_exists = bool(reverse.path)

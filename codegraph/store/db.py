@@ -51,10 +51,45 @@ def connect_writer(db: Path) -> sqlite3.Connection:
     return conn
 
 
+def damage(db: Path) -> str | None:
+    """What is wrong with the database file ``db`` as SQLite sees it, or None when it is sound.
+
+    Runs ``PRAGMA quick_check`` (≈1.5 ms per MB, measured on a 170 MB index: 0.25 s); a file that does
+    not open as SQLite at all is damaged too. A sound file of a newer schema is not damage. Returns the
+    first problem SQLite reports, on one line.
+    """
+    if not db.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        return str(exc)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc) or "readonly" in str(exc):
+            return None  # not evidence of damage
+        return str(exc)
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        conn.close()
+    first = rows[0][0] if rows else "ok"
+    if first == "ok":
+        return None
+    lines = [ln.strip() for ln in str(first).splitlines() if ln.strip() and not ln.startswith("***")]
+    return lines[0] if lines else str(first).strip()
+
+
 def move_aside(db: Path) -> Path:
     """Rename a corrupt database (and its -wal/-shm) out of the way; returns the new name."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = db.with_name(f"{db.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():  # two in one second: never replace an earlier damaged file
+        n += 1
+        target = db.with_name(f"{db.name}.corrupt-{stamp}-{n}")
     for suffix in ("", "-wal", "-shm"):
         src = Path(str(db) + suffix)
         if src.exists():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
+from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot, SourceUnavailable
 from codegraph.model import Node, node_id
 from codegraph.query.file_view import (
     CHAR_BUDGET,
@@ -170,7 +170,7 @@ def test_nul_byte_in_the_path_is_refused(tmp_path):
 def test_indexed_file_deleted_since_indexing_says_to_sync(tmp_path):
     reader = make(tmp_path, {"a.py": "x\n"})
     (tmp_path / "a.py").unlink()
-    with pytest.raises(FileNotIndexed, match="codegraph sync"):
+    with pytest.raises(SourceUnavailable, match=r"a.py: deleted since the last index .*codegraph sync"):
         fv(tmp_path, reader, "a.py")
 
 

@@ -9,9 +9,9 @@ Relative imports count leading dots. Receivers ``self`` and ``cls`` mean the enc
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import defaultdict
 
+from codegraph.index.encoding import pep263_encoding
 from codegraph.index.extract import CONSTANT_NAME, MAX_DOCSTRING, Def, Extractor, dotted, squash, text
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
@@ -28,7 +28,6 @@ RuntimeError NotImplementedError StopIteration OSError IOError ImportError Looku
 )
 # Folders that hold importable packages without being one (src-layout and its cousins).
 SOURCE_ROOTS = frozenset({"src", "lib", "python", "python-package"})
-PEP263 = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
 class PythonExtractor(Extractor):
@@ -211,13 +210,7 @@ class Python(LanguageModule):
 
     def declared_encoding(self, data: bytes) -> str | None:
         """The PEP 263 coding cookie on line 1 or 2, if any."""
-        for line in data.split(b"\n", 2)[:2]:
-            m = PEP263.match(line)
-            if m:
-                return m.group(1).decode("ascii", "replace")
-            if line.strip() and not line.lstrip().startswith(b"#"):
-                return None
-        return None
+        return pep263_encoding(data)
 
     def prepare(self, project, files) -> None:
         modules: dict[str, str] = {}

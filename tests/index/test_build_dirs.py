@@ -1,0 +1,90 @@
+"""Default-ignored directory names must not hide a project's own packages (issue 9: coverage.py's
+`coverage/` package and pypa/build's `src/build/` were invisible): build-output names hide only what
+git does not track (outside git: directories that are not Python packages); `include` re-includes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codegraph.config import load_config
+from codegraph.errors import ConfigUnparsable
+from codegraph.index.discover import discover
+from codegraph.index.indexer import index_project
+from codegraph.paths import ProjectPaths
+from codegraph.query import basic
+from codegraph.store.reader import Reader
+from tests.conftest import git
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+OWN_PACKAGES = {
+    "coverage/__init__.py": "def coverage_api():\n    pass\n",
+    "coverage/control.py": "class Coverage:\n    pass\n",
+    "src/build/__init__.py": "def build_sdist():\n    pass\n",
+    "vendor/lib.go": "package lib\n",
+    "app.py": "def main():\n    pass\n",
+}
+
+
+def test_tracked_packages_named_like_build_output_are_indexed_and_untracked_output_is_not(tmp_path):
+    write(tmp_path, OWN_PACKAGES)
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "init")
+    write(
+        tmp_path,
+        {
+            "build/lib/coverage/control.py": "class Coverage:\n    pass\n",  # `setup.py build` output
+            "dist/bundle.js": "function bundled() {}\n",
+            "coverage/new_module.py": "def not_yet_added():\n    pass\n",  # untracked in a build-named dir
+        },
+    )
+    found = discover(tmp_path)
+    paths = {f.path for f in found.files}
+    assert {"coverage/__init__.py", "coverage/control.py", "src/build/__init__.py", "app.py"} <= paths
+    assert found.skipped["build/lib/coverage/control.py"] == "ignored directory"
+    assert found.skipped["dist/bundle.js"] == "ignored directory"
+    assert found.skipped["coverage/new_module.py"] == "ignored directory"
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert [n.file_path for n in reader.nodes_named("Coverage")] == ["coverage/control.py"]
+        assert reader.nodes_named("build_sdist")[0].file_path == "src/build/__init__.py"
+        status = basic.status(reader)
+    assert status.added == [] and status.deleted == []
+
+
+def test_outside_git_a_python_package_named_like_build_output_is_indexed(tmp_path):
+    write(tmp_path, OWN_PACKAGES)
+    write(tmp_path, {"build/lib/coverage/control.py": "class Coverage:\n    pass\n"})
+    found = discover(tmp_path)
+    paths = {f.path for f in found.files}
+    assert {"coverage/__init__.py", "coverage/control.py", "src/build/__init__.py"} <= paths
+    assert "build/lib/coverage/control.py" not in paths
+
+
+def test_include_in_codegraph_json_re_includes_paths_under_ignored_names(tmp_path):
+    write(
+        tmp_path,
+        {
+            "app.py": "def main():\n    pass\n",
+            "build/generated/api.py": "def generated_api():\n    pass\n",
+            "build/tmp/junk.py": "def junk():\n    pass\n",
+        },
+    )
+    (tmp_path / "codegraph.json").write_text(json.dumps({"include": ["build/generated/"]}))
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.files == 2 and summary.skipped == {"ignored directory": 1}
+    with Reader(tmp_path) as reader:
+        assert reader.nodes_named("generated_api")[0].file_path == "build/generated/api.py"
+        assert basic.status(reader).deleted == []
+    (tmp_path / "codegraph.json").write_text(json.dumps({"include": "build/"}))
+    with pytest.raises(ConfigUnparsable, match="'include' must be a list of gitignore-style patterns"):
+        load_config(tmp_path)

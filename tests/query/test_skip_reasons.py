@@ -1,0 +1,109 @@
+"""Why a file is not indexed, or its source not shown, is one reason in the same words in every command
+(issue 9: an unreadable .py was told to be read "directly" as a config/docs file; a symlink leading out
+was "not an indexed file" in the file view but "symlink outside root" in `files`)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import tempfile
+import traceback
+from pathlib import Path
+
+import pytest
+
+from codegraph.errors import CodegraphError
+from codegraph.index.indexer import index_project
+from codegraph.paths import ProjectPaths
+from codegraph.query import basic, file_view
+from codegraph.render import render
+from codegraph.store.reader import Reader
+
+NOBODY = 65534
+
+
+def as_unprivileged(fn):
+    """``fn()`` as a user file permissions apply to: here when not root; as root, in a forked child that
+    drops to uid/gid 65534 (it cannot import anything new: the interpreter lives under /root)."""
+    if os.geteuid() != 0:
+        return fn()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            out = pickle.dumps(("ok", fn()))
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent
+            out = pickle.dumps(("error", f"{exc!r}\n{traceback.format_exc()}"))
+        with os.fdopen(write_end, "wb") as fh:
+            fh.write(out)
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as fh:
+        data = fh.read()
+    os.waitpid(pid, 0)
+    status, value = pickle.loads(data)
+    if status != "ok":
+        raise AssertionError(f"in the unprivileged child: {value}")
+    return value
+
+
+def answers(root: Path) -> dict[str, str]:
+    """What `files`, the file view of locked.py / link.py and `node a_func` say (each as rendered)."""
+    out = {}
+    with Reader(root) as reader:
+        out["files"] = render(basic.files(reader))
+        for name in ("locked.py", "link.py"):
+            try:
+                out[name] = render(
+                    file_view.file_view(reader.root, reader, file_view.FileViewRequest(file=name))
+                )
+            except CodegraphError as exc:
+                out[name] = str(exc)
+        out["node"] = render(basic.node(reader, "a_func"))
+    return out
+
+
+@pytest.fixture
+def project():
+    base = Path(tempfile.mkdtemp(prefix="cg-skip-"))  # not under pytest's 0700 tmp: nobody must enter
+    root = base / "p"
+    root.mkdir()
+    (root / "a.py").write_text("def a_func():\n    return 1\n")
+    (root / "locked.py").write_text("def locked_func():\n    return 2\n")
+    (base / "outside.py").write_text("def outside_func():\n    return 3\n")
+    (root / "link.py").symlink_to(base / "outside.py")
+    for path in (base, root):
+        path.chmod(0o777)
+    yield root
+    shutil.rmtree(base)
+
+
+def test_an_unreadable_file_and_an_outward_symlink_get_one_reason_everywhere(project):
+    index_project(ProjectPaths(project.resolve()), workers=1)  # first as we are: imports warmed up
+    answers(project)
+    shutil.rmtree(project / ".codegraph")
+    (project / "locked.py").chmod(0)
+
+    def run() -> dict[str, str]:
+        index_project(ProjectPaths(project.resolve()), workers=1)
+        return answers(project)
+
+    try:
+        said = as_unprivileged(run)
+        (project / "a.py").chmod(0)  # indexed, then unreadable
+        said["node after"] = as_unprivileged(lambda: answers(project)["node"])
+    finally:
+        (project / "a.py").chmod(0o644)
+        (project / "locked.py").chmod(0o644)
+    assert "skipped: locked.py — unreadable (Permission denied)" in said["files"]
+    assert "skipped: link.py — symlink outside root" in said["files"]
+    assert said["locked.py"] == "locked.py exists but was not indexed (unreadable (Permission denied))."
+    assert said["link.py"] == "link.py exists but was not indexed (symlink outside root)."
+    assert "directly" not in said["locked.py"] + said["link.py"]
+    assert "1\tdef a_func():" in said["node"]
+    assert "source not shown: a.py — unreadable (Permission denied)" in said["node after"]
