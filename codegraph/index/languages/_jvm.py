@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 
 from codegraph.index.extract import MAX_DOCSTRING, squash, text
 from codegraph.index.languages.base import LanguageModule
@@ -79,6 +80,7 @@ def _last_leaf_comment(node):
     return None
 
 
+@lru_cache(maxsize=65536)
 def param_range(signature: str | None) -> tuple[int, float] | None:
     """(fewest, most) arguments a parameter list ``(a, b = 1, vararg c)`` accepts; None unknown."""
     if signature is None:
@@ -157,6 +159,8 @@ class JvmIndex:
         self.receivers: dict[str, str] = {}  # Kotlin extension function id -> receiver type text
         self._bases: dict[str, list[Node]] = {}
         self._base_refs: dict[str, dict[str, list]] = {}
+        self._lineage: dict[str, list[Node]] = {}
+        self._busy = 0
         self._type_cache: dict[tuple[str, str, str], Node | None] = {}
 
     def add(self, files) -> None:
@@ -281,6 +285,7 @@ class _Resolver:
         if cached is not None:
             return cached
         self.idx._bases[node.id] = []  # cycle guard
+        self.idx._busy += 1
         out = []
         refs = self.idx._base_refs.get(node.file_path)
         if refs is None:
@@ -296,10 +301,14 @@ class _Resolver:
             if t is not None and t.id != node.id:
                 out.append(t)
         self.idx._bases[node.id] = out
+        self.idx._busy -= 1
         return out
 
     def lineage(self, node: Node) -> list[Node]:
         """``node`` and its supertypes, breadth-first (superclass chain before interfaces)."""
+        cached = self.idx._lineage.get(node.id)
+        if cached is not None:
+            return cached
         seen, out, queue = set(), [], [node]
         while queue and len(out) < MAX_BASES:
             n = queue.pop(0)
@@ -308,6 +317,8 @@ class _Resolver:
             seen.add(n.id)
             out.append(n)
             queue.extend(self.bases(n))
+        if not self.idx._busy:  # not while some class's bases are half known
+            self.idx._lineage[node.id] = out
         return out
 
     def companion(self, node: Node) -> Node | None:
