@@ -43,3 +43,47 @@ def missing(reader, prefix: str, file: str, line: int, callee: str) -> bool:
     return (file, line, callee) not in sites(reader, prefix) and (file, line, callee) in unresolved(
         reader, prefix
     )
+
+
+def graph(root) -> tuple[set, set, set]:
+    """Nodes, edges and unresolved references of an index, as comparable sets."""
+    from codegraph.store.reader import Reader
+
+    with Reader(root) as r:
+        nodes = {
+            tuple(x)
+            for x in r.conn.execute("SELECT id, kind, qualified_name, file_path, signature FROM nodes")
+        }
+        edges = {
+            tuple(x) for x in r.conn.execute("SELECT source, target, kind, line, col, metadata FROM edges")
+        }
+        unresolved = {
+            tuple(x)
+            for x in r.conn.execute("SELECT from_node_id, reference_name, line, col FROM unresolved_refs")
+        }
+    return nodes, edges, unresolved
+
+
+def sync_equals_full(tmp_path, fixture: str, edits: dict[str, str]) -> None:
+    """Index a fixture, apply ``edits`` (relative path → new text; "" deletes), sync, and check the
+    result equals a fresh full index of the same files."""
+    import shutil
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from tests.conftest import FIXTURES
+
+    live = tmp_path / "live"
+    shutil.copytree(FIXTURES / "repos" / fixture, live)
+    index_project(ProjectPaths(live.resolve()), workers=1)
+    for rel, body in edits.items():
+        path = live / rel
+        if body:
+            path.write_text(body)
+        else:
+            path.unlink()
+    index_project(ProjectPaths(live.resolve()), workers=1)
+    fresh = tmp_path / "fresh"
+    shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
+    index_project(ProjectPaths(fresh.resolve()), workers=1)
+    assert graph(live) == graph(fresh)

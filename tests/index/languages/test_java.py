@@ -165,3 +165,15 @@ def test_the_operations_answer_on_the_java_fixture(java, monkeypatch):
         text = result["content"][0]["text"]
         assert result["isError"] is False, (tool, text[:500])
         assert needle in text, (tool, text[:1500])
+
+
+def test_sync_after_adding_a_package_class_and_deleting_another_equals_a_full_index(tmp_path):
+    jvm_sites.sync_equals_full(
+        tmp_path,
+        "java",
+        {
+            SRC + "service/Audit.java": "package com.acme.shop.service;\n\nclass Audit {\n"
+            "    void record(Registry r) {\n        r.add(null);\n        new ShapeService().count();\n    }\n}\n",
+            SRC + "util/Objects.java": "",
+        },
+    )

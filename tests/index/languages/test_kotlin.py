@@ -70,6 +70,10 @@ def test_extension_functions_match_by_receiver(kotlin):
     assert target(kotlin, "service/ShapeService.kt", 31, "shape.label") == ("calls", "label", 6)
 
 
+def test_inside_an_extension_function_bare_names_mean_the_receiver_members(kotlin):
+    assert target(kotlin, "util/Extensions.kt", 14, "area") == ("calls", "Shape::area", 7)
+
+
 def test_inherited_members_by_bare_name_and_overloads_by_argument_count(kotlin):
     assert target(kotlin, "model/Circle.kt", 12, "log") == ("calls", "BaseShape::log", 23)
     assert target(kotlin, "model/Shape.kt", 24, "log") == ("calls", "BaseShape::log", 19)
@@ -138,3 +142,15 @@ def test_the_operations_answer_on_the_kotlin_fixture(kotlin, monkeypatch):
         text = result["content"][0]["text"]
         assert result["isError"] is False, (tool, text[:500])
         assert needle in text, (tool, text[:1500])
+
+
+def test_sync_after_adding_an_extension_and_deleting_a_file_equals_a_full_index(tmp_path):
+    jvm_sites.sync_equals_full(
+        tmp_path,
+        "kotlin",
+        {
+            SRC + "util/More.kt": "package com.acme.app.util\n\nimport com.acme.app.model.Shape\n\n"
+            "fun Shape.twice(): Double = area() * 2\n",
+            SRC + "util/Geometry.kt": "",
+        },
+    )
