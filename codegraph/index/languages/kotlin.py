@@ -37,6 +37,30 @@ JvmStatic JvmField JvmOverloads JvmName Volatile Synchronized Throws ReplaceWith
 )
 # Calls whose trailing lambda runs with another `this`.
 RECEIVER_BLOCKS = frozenset({"apply", "with", "run", "buildString", "buildList", "buildMap", "buildSet"})
+# Calls whose trailing lambda gets the receiver itself (`x.let { it }`) or each element of it.
+SELF_PASSING = frozenset({"let", "also", "takeIf", "takeUnless"})
+ELEMENT_PASSING = frozenset(
+    {
+        "forEach",
+        "map",
+        "mapNotNull",
+        "filter",
+        "filterNot",
+        "any",
+        "all",
+        "none",
+        "first",
+        "firstOrNull",
+        "find",
+        "onEach",
+        "flatMap",
+        "sumOf",
+        "count",
+        "associateWith",
+        "groupBy",
+        "sortedBy",
+    }
+)
 TYPE_CHILDREN = ("user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type")
 TEST_FILE = re.compile(r"(Test|Tests|TestCase|IT)\.kts?$|^Test[A-Z].*\.kts?$")
 
@@ -162,16 +186,7 @@ class KotlinExtractor(Extractor):
         elif capture == "local":
             self._local(ts)
         elif capture == "lambda":
-            params = first(ts, "lambda_parameters")
-            if params is None:
-                self.type_fact(ts, "it", "?")
-                return
-            for v in params.children:
-                if v.type == "variable_declaration":
-                    name = first(v, "simple_identifier")
-                    typ = type_text(first(v, *TYPE_CHILDREN))
-                    if name is not None:
-                        self.type_fact(ts, text(name), "T:" + typ if typ else "?")
+            self._lambda(ts)
 
     # ------------------------------------------------------------------ definitions
     def _class(self, ts) -> None:
@@ -302,6 +317,45 @@ class KotlinExtractor(Extractor):
         name = base_name(node)
         if name:
             self.base_ref(d, "implements", name, node)
+
+    def _lambda(self, ts) -> None:
+        """Lambda parameters: typed ones by their declaration; the one parameter (or ``it``) of
+        ``x.let {}`` / ``x.also {}`` is ``x``, of ``xs.forEach {}`` / ``xs.map {}``… an element of
+        ``xs``; any other is unknown (and shadows a same-named variable around it)."""
+        params = first(ts, "lambda_parameters")
+        declared = (
+            [v for v in params.children if v.type == "variable_declaration"] if params is not None else []
+        )
+        implied = self._implied_parameter(ts)
+        if not declared:
+            self.type_fact(ts, "it", implied or "?")
+            return
+        for v in declared:
+            name = first(v, "simple_identifier")
+            typ = type_text(first(v, *TYPE_CHILDREN))
+            if name is not None:
+                fact = "T:" + typ if typ else (implied if len(declared) == 1 else None)
+                self.type_fact(ts, text(name), fact or "?")
+
+    def _implied_parameter(self, ts) -> str | None:
+        holder = ts.parent
+        if holder is None or holder.type != "annotated_lambda":
+            return None
+        suffix = holder.parent
+        call = suffix.parent if suffix is not None else None
+        if call is None or call.type != "call_expression" or call.children[0].type != "navigation_expression":
+            return None
+        nav = call.children[0]
+        ident = first(nav.children[-1], "simple_identifier")
+        recv = chain(nav.children[0])
+        if ident is None or recv is None:
+            return None
+        name = text(ident)
+        if name in SELF_PASSING:
+            return "E:" + recv
+        if name in ELEMENT_PASSING and "." not in recv and "(" not in recv:
+            return "I:" + recv
+        return None
 
     # ------------------------------------------------------------------ references
     def _ref(self, ts, kind: str, name: str, recv: str | None, arity: int | None) -> None:

@@ -58,6 +58,11 @@ def test_a_for_loop_variable_takes_the_element_type_of_the_list(kotlin):
     assert target(kotlin, "service/ShapeService.kt", 22, "s.area")[1] == "Shape::area"
 
 
+def test_it_in_a_foreach_lambda_is_an_element_of_the_list(kotlin):
+    # circles: List<Circle>; circles.forEach { it.scaled(1.0) }
+    assert target(kotlin, "service/ShapeService.kt", 48, "it.scaled")[1] == "Circle::scaled"
+
+
 def test_companion_objects_objects_and_import_aliases(kotlin):
     assert target(kotlin, "service/ShapeService.kt", 33, "Circle.unit")[1] == "Circle::Companion::unit"
     # import com.acme.app.util.Units as U
