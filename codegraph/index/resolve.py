@@ -42,6 +42,9 @@ MAX_HOPS = 8
 OWNER_KINDS = ENCLOSING_TYPES | {"function"}
 VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
+# Edge confidence by how the target was found (default 0.9): a unique name in the project is a
+# guess; so is one of several same-arity overloads (a language's resolve_ref says "overload-guess").
+CONFIDENCE = {"exact-match": 0.8, "overload-guess": 0.5}
 PACKAGE = "\0pkg:"  # prefix of a module handle that stands for several files (a Go package…)
 MAX_PACKAGE_IMPORT_EDGES = 64
 
@@ -529,7 +532,8 @@ def resolve(files: list[FileExtraction]) -> Resolution:
     for f in files:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
-                target = project.resolve_dotted(f.path, ref.source, ref.name)
+                hit = project.lang[f.path].resolve_ref(project, f.path, ref)
+                target = hit[0] if hit is not None else project.resolve_dotted(f.path, ref.source, ref.name)
                 if isinstance(target, Node):
                     target = project.lang[target.file_path].canonical(project, target)
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
@@ -588,11 +592,14 @@ def resolve(files: list[FileExtraction]) -> Resolution:
             if kind == "references" and key in seen:
                 continue
             seen.add(key)
-            edges.append(_edge(ref.source, target, kind, ref, how, 0.9 if how != "exact-match" else 0.8))
+            edges.append(_edge(ref.source, target, kind, ref, how, CONFIDENCE.get(how, 0.9)))
     return out
 
 
 def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
+    hit = project.lang[path].resolve_ref(project, path, ref)
+    if hit is not None:
+        return hit
     name = ref.name
     if ref.kind == "references":
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)
