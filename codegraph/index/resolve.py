@@ -442,7 +442,8 @@ def resolve(files: list[FileExtraction]) -> Resolution:
     for f in files:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
-                target = project.resolve_dotted(f.path, ref.source, ref.name)
+                own = project.lang[f.path].resolve_ref(project, ref, f.path)
+                target = own[0] if own is not None else project.resolve_dotted(f.path, ref.source, ref.name)
                 if isinstance(target, Node):
                     target = project.lang[target.file_path].canonical(project, target)
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
@@ -506,6 +507,9 @@ def resolve(files: list[FileExtraction]) -> Resolution:
 
 
 def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
+    own = project.lang[path].resolve_ref(project, ref, path)
+    if own is not None:
+        return own
     name = ref.name
     if ref.kind == "references":
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)

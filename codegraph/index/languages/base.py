@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from codegraph.index.extract import Extractor
-    from codegraph.model import FileExtraction, ImportBinding, Node
+    from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
 # Kinds a method can live in (a function nested in one is a method; a variable a property).
 METHOD_CONTAINERS = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
@@ -128,6 +128,13 @@ class LanguageModule:
     def visible_files(self, project, path: str) -> list[str]:
         """Files whose top-level names ``path`` sees without an import (same package / directory)."""
         return []
+
+    def resolve_ref(self, project, ref: Ref, path: str) -> tuple[Node | None, str] | None:
+        """Resolve ``ref`` (a reference of file ``path``) by this language's own name rules, for
+        languages whose lookup the generic one cannot express (PHP's namespace fallback for
+        functions, Ruby's constant lookup through the lexical nesting). Returns ``(target, how)``,
+        ``(None, "")`` for "no edge", or None (the default) to let the generic rules decide."""
+        return None
 
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""
