@@ -73,7 +73,20 @@ class Def:
     method's receiver, C++ ``Foo::bar``, a Rust ``impl Foo`` block); the resolver attaches it.
     """
 
-    __slots__ = ("node", "start", "end", "kind", "name", "parent", "ts", "line", "col", "owner", "qualifier")
+    __slots__ = (
+        "node",
+        "start",
+        "end",
+        "end_point",
+        "kind",
+        "name",
+        "parent",
+        "ts",
+        "line",
+        "col",
+        "owner",
+        "qualifier",
+    )
 
     def __init__(self, ts, kind: str, name: str, span):
         self.ts = ts
@@ -83,6 +96,7 @@ class Def:
         self.end = span.end_byte
         self.line = span.start_point[0] + 1  # decorators included: the span is the decorated definition
         self.col = span.start_point[1]
+        self.end_point = ts.end_point
         self.node: Node | None = None
         self.parent: Def | None = None
         self.owner: str | None = None
@@ -258,9 +272,9 @@ class Extractor:
             file_path=self.path,
             language=self.language,
             start_line=d.line,
-            end_line=ts.end_point[0] + 1,
+            end_line=d.end_point[0] + 1,
             start_column=d.col,
-            end_column=ts.end_point[1],
+            end_column=d.end_point[1],
         )
         if kind in ("function", "method"):
             self.function_details(node, ts)
@@ -297,9 +311,12 @@ class Extractor:
                 node.visibility = text(c)
 
     # ---------------------------------------------------------------- helpers for languages
-    def add_def(self, ts, kind: str, name_node, span=None, *, name: str | None = None) -> Def | None:
-        """Record a definition of ``kind`` named by ``name_node`` (or ``name``) spanning ``span``
-        (default: ``ts``). Returns it, or None when it has no name."""
+    def add_def(
+        self, ts, kind: str, name_node, span=None, *, name: str | None = None, end=None
+    ) -> Def | None:
+        """Record a definition of ``kind`` named by ``name_node`` (or ``name``) starting where
+        ``span`` (default: ``ts``) starts and ending where ``end`` (default: ``ts``) ends — a Dart
+        body is the signature's next sibling. Returns it, or None when it has no name."""
         if name is None:
             if name_node is None:
                 return None
@@ -307,6 +324,9 @@ class Extractor:
         if not name:
             return None
         d = Def(ts, kind, name, span or ts)
+        if end is not None and end.end_byte > d.end:
+            d.end = end.end_byte
+            d.end_point = end.end_point
         self.defs.append(d)
         return d
 

@@ -270,11 +270,19 @@ class _Project:
         wanted: frozenset[str] | None = None,
     ) -> tuple[Node | str | None, str]:
         """Resolve a bare identifier seen in ``path`` inside ``source_id``. Returns (target, how)."""
+        lang = self.lang[path]
         for scope in self.scopes(source_id):
             if scope.kind in ("function", "method"):
                 hits = self.children.get(scope.id, {}).get(name)
                 if hits:
                     return hits[-1], "local"
+            elif lang.implicit_members and scope.kind in ENCLOSING_TYPES:
+                # Java, C#, C++, Dart…: a bare name inside a type means its member (or a base's) first
+                hit = self.member(scope.id, name)
+                if hit is not None and (
+                    wanted is None or hit.kind in wanted or (hit.kind == "method" and "function" in wanted)
+                ):
+                    return hit, "member"
         binding = self.bindings[path].get(name)
         if binding is not None:
             return self.binding_target(path, binding), "import"
@@ -293,7 +301,6 @@ class _Project:
             if len(distinct) == 1:
                 return next(iter(distinct.values())), "package"
             return None, ""
-        lang = self.lang[path]
         if not allow_unique or not lang.unique_fallback or name in lang.builtins:
             return None, ""
         family = lang.family
