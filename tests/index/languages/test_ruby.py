@@ -158,7 +158,10 @@ def test_a_module_method_call_its_module_does_not_define_has_no_edge():
     from codegraph.index.extract import extract
     from codegraph.index.resolve import resolve
 
-    src = b"module Helpers\n  def ok?\n    status == 200\n  end\nend\nclass Response\n  include Helpers\n  def status; 200; end\nend\n"
+    src = (
+        b"module Helpers\n  def ok?\n    status == 200\n  end\nend\n"
+        b"class Response\n  include Helpers\n  def status; 200; end\nend\n"
+    )
     files = [extract("lib/response.rb", src, "ruby")]
     res = resolve(files)
     calls = [e for e in res.edges if e.kind == "calls"]
