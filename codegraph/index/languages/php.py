@@ -325,6 +325,8 @@ class PhpExtractor(Extractor):
             self._assign(ts)
         elif capture == "catch":
             self._catch(ts)
+        elif capture == "narrow":
+            self._narrow(ts)
         elif capture == "return":
             value = ts.named_children[0] if ts.named_child_count else None
             expr = self._value(value) if value is not None else None
@@ -366,7 +368,7 @@ class PhpExtractor(Extractor):
             if p.type == "property_promotion_parameter" and ptype is not None:
                 self.type_fact(fn, f"$this.{name}", ptype)
             if ptype is not None and body is not None and p.type != "variadic_parameter":
-                self.type_fact(body, f"${name}", ptype)
+                self.type_fact(body, f"${name}", f"@0:{ptype}")
 
     def _param_type(self, var_node, name: str) -> str | None:
         """The declared type of parameter ``$name`` of the function around ``var_node``."""
@@ -434,7 +436,10 @@ class PhpExtractor(Extractor):
             if ptype is None:
                 return
             value = ptype
-        self.type_fact(ts, target, value)
+        if target.startswith("$this."):
+            self.type_fact(ts, target, value)
+        else:  # a local: remember the line, so a use sees only the assignments above it
+            self.type_fact(ts, target, f"@{ts.start_point[0] + 1}:{value}")
 
     def _catch(self, ts) -> None:
         types = [c for c in ts.named_children if c.type == "type_list"]
@@ -446,7 +451,30 @@ class PhpExtractor(Extractor):
         if len(names) == 1:
             cls = self.type_name(names[0])
             if cls is not None:
-                self.type_fact(body, "$" + text(var).lstrip("$"), cls)
+                self.type_fact(body, "$" + text(var).lstrip("$"), f"@{ts.start_point[0] + 1}:{cls}")
+
+    def _narrow(self, ts) -> None:
+        """``if ($x instanceof Foo) { … }`` (alone or in an ``&&``): inside that body $x is a Foo."""
+        cond = ts.child_by_field_name("condition")
+        body = ts.child_by_field_name("body")
+        if cond is None or body is None:
+            return
+        stack = [cond]
+        while stack:
+            n = stack.pop()
+            if n.type == "parenthesized_expression":
+                stack.extend(n.named_children)
+            elif n.type == "binary_expression":
+                op = next((c.type for c in n.children if not c.is_named), "")
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if op == "&&" or op == "and":
+                    stack.extend(c for c in (left, right) if c is not None)
+                elif op == "instanceof" and left is not None and right is not None:
+                    if left.type == "variable_name" and right.type in ("name", "qualified_name"):
+                        cls = self.class_name(text(right), right.start_byte)
+                        if cls not in RELATIVE:
+                            first, last = body.start_point[0] + 1, body.end_point[0] + 1
+                            self.type_fact(ts, "$" + text(left).lstrip("$"), f"@R{first}-{last}:{cls}")
 
     def _call(self, ts) -> None:
         if ts.type == "function_call_expression":
@@ -553,6 +581,7 @@ class _Index:
         self.traits: dict[str, list[str]] = defaultdict(list)
         self.interfaces: dict[str, list[str]] = defaultdict(list)
         self.returns_memo: dict[tuple[str, str | None], Node | None] = {}
+        self.ancestors_memo: dict[str, list[str]] = {}
 
 
 class Php(LanguageModule):
@@ -635,6 +664,9 @@ class Php(LanguageModule):
 
     def ancestors(self, idx: _Index, class_id: str) -> list[str]:
         """The class, its traits, its parents (each with their traits), then every interface."""
+        cached = idx.ancestors_memo.get(class_id)
+        if cached is not None:
+            return cached
         order: list[str] = []
         interfaces: list[str] = []
         seen: set[str] = set()
@@ -660,6 +692,7 @@ class Php(LanguageModule):
             order.append(cid)
             queue.extend(idx.parents.get(cid, ()))  # interface extends
             queue.extend(idx.interfaces.get(cid, ()))
+        idx.ancestors_memo[class_id] = order
         return order
 
     def member(self, project, class_id: str, name: str, kinds=("method",)) -> Node | None:
@@ -685,10 +718,43 @@ class Php(LanguageModule):
                 return self._agree(project, cid, facts, depth)
         return None
 
-    def _agree(self, project, scope_id: str, facts, depth: int) -> Node | None:
+    def _agree(self, project, scope_id: str, facts, depth: int, line: int | None = None) -> Node | None:
+        """The one class every fact gives (each evaluated where it was stated), else None. With
+        ``line`` (a use of a local), only the facts stated on earlier lines count."""
         found = {}
+        kept = []
+        narrowed = None
         for fact in facts:
-            cls = self.type_of(project, project.nodes[scope_id].file_path, scope_id, fact, depth + 1)
+            if fact.startswith("@R"):  # an instanceof check around the use wins, the innermost one
+                span, _, cls = fact[2:].partition(":")
+                first, _, last = span.partition("-")
+                if line is not None and int(first) <= line <= int(last):
+                    if narrowed is None or int(first) >= narrowed[0]:
+                        narrowed = (int(first), cls)
+        if narrowed is not None:
+            reassigned = any(
+                f.startswith("@")
+                and not f.startswith("@R")
+                and narrowed[0] <= int(f[1:].partition(":")[0]) < line
+                for f in facts
+            )
+            if not reassigned:
+                return self._class(project.lang_state["php"], narrowed[1])
+        for fact in facts:
+            if fact.startswith("@R"):
+                continue
+            at = None
+            if fact.startswith("@"):
+                head, _, fact = fact.partition(":")
+                at = int(head[1:])
+            if line is not None and at and at >= line:
+                continue
+            kept.append((at or None, fact))
+        if not kept:
+            return None
+        for at, fact in kept:
+            path = project.nodes[scope_id].file_path if not scope_id.startswith("file:") else scope_id[5:]
+            cls = self.type_of(project, path, scope_id, fact, depth + 1, at)
             if cls is None:
                 return None
             found[cls.id] = cls
@@ -700,8 +766,10 @@ class Php(LanguageModule):
                 return n
         return None
 
-    def type_of(self, project, path: str, source_id: str, expr: str, depth: int = 0) -> Node | None:
-        """The class an expression (in the receiver notation) evaluates to, or None."""
+    def type_of(
+        self, project, path: str, source_id: str, expr: str, depth: int = 0, line: int | None = None
+    ) -> Node | None:
+        """The class an expression (in the receiver notation) evaluates to at ``line``, or None."""
         if depth > 12 or not expr:
             return None
         idx: _Index = project.lang_state["php"]
@@ -711,14 +779,14 @@ class Php(LanguageModule):
             cls = self.enclosing(project, source_id)
             parents = idx.parents.get(cls.id, ()) if cls is not None else ()
             return project.nodes[parents[0]] if parents else None
-        if expr.startswith("new "):
+        if expr.startswith("new ") and "." not in expr:
             return self._class(idx, expr[4:])
         if expr.endswith("()"):
-            target = self.call_target(project, path, source_id, expr[:-2], depth + 1)
+            target = self.call_target(project, path, source_id, expr[:-2], depth + 1, line)
             if target is None:
                 return None
             recv = expr[:-2].rpartition(".")[0]
-            recv_cls = self.type_of(project, path, source_id, recv, depth + 1) if recv else None
+            recv_cls = self.type_of(project, path, source_id, recv, depth + 1, line) if recv else None
             return self.return_class(project, target, recv_cls, depth + 1)
         if expr.startswith("\\") and "." not in expr:
             return self._class(idx, expr)
@@ -728,13 +796,13 @@ class Php(LanguageModule):
                     continue
                 facts = project.types.get(scope.id, {}).get(expr)
                 if facts:
-                    return self._agree(project, scope.id, facts, depth)
+                    return self._agree(project, scope.id, facts, depth, line)
             facts = project.types.get(f"file:{path}", {}).get(expr)
-            return self._agree(project, f"file:{path}", facts, depth) if facts else None
+            return self._agree(project, f"file:{path}", facts, depth, line) if facts else None
         recv, _, prop = expr.rpartition(".")
         if not recv:
             return None
-        cls = self.type_of(project, path, source_id, recv, depth + 1)
+        cls = self.type_of(project, path, source_id, recv, depth + 1, line)
         if cls is None:
             return None
         if recv.startswith("\\") or recv in ("self", "static"):
@@ -777,7 +845,9 @@ class Php(LanguageModule):
         idx.returns_memo[key] = found
         return found
 
-    def call_target(self, project, path: str, source_id: str, callee: str, depth: int = 0) -> Node | None:
+    def call_target(
+        self, project, path: str, source_id: str, callee: str, depth: int = 0, line: int | None = None
+    ) -> Node | None:
         """The method or function a callee (``recv.m`` or a function name) names."""
         idx: _Index = project.lang_state["php"]
         recv, _, method = callee.rpartition(".")
@@ -792,7 +862,7 @@ class Php(LanguageModule):
                 if hit is not None:
                     return hit
             return None
-        cls = self.type_of(project, path, source_id, recv, depth + 1)
+        cls = self.type_of(project, path, source_id, recv, depth + 1, line)
         return self.member(project, cls.id, method) if cls is not None else None
 
     def _function_call(self, project, path: str, source_id: str, name: str) -> tuple[Node | None, str]:
@@ -835,7 +905,7 @@ class Php(LanguageModule):
             return None
         if ref.receiver is None:
             return self._function_call(project, path, ref.source, ref.name)
-        target = self.call_target(project, path, ref.source, ref.name)
+        target = self.call_target(project, path, ref.source, ref.name, 0, ref.line)
         if target is None:
             return None, ""
         recv = ref.receiver

@@ -548,6 +548,7 @@ class _Index:
         self.const_memo: dict[tuple[str, tuple[str, ...]], str | None] = {}
         self.super_memo: dict[str, str | None] = {}
         self.returns_memo: dict[tuple[str, str | None, bool], tuple[Node, bool] | None] = {}
+        self.ancestors_memo: dict[str, list[str]] = {}
         self.files: set[str] = set()
         self.lib_paths: dict[str, list[str]] = defaultdict(list)  # "rack/utils" -> files
 
@@ -700,6 +701,9 @@ class Ruby(LanguageModule):
     def ancestors(self, project, qname: str, depth: int = 0) -> list[str]:
         """Ruby's method resolution order for instances of ``qname``: prepends, itself, includes
         (last first), then the superclass's ancestors."""
+        idx: _Index = project.lang_state["ruby"]
+        if depth == 0 and qname in idx.ancestors_memo:
+            return idx.ancestors_memo[qname]
         order: list[str] = []
         seen: set[str] = set()
 
@@ -719,6 +723,8 @@ class Ruby(LanguageModule):
             module_chain(current, 0)
             current = self.superclass(project, current, depth) if depth < 4 else None
             hops += 1
+        if depth == 0:
+            idx.ancestors_memo[qname] = order
         return order
 
     def methods_named(self, project, qname: str, name: str, *, singleton: bool) -> Node | None:

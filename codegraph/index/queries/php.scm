@@ -26,4 +26,6 @@
 ; Types of variables and properties ($x = new Foo, $this->x = $typedParam, catch (Foo $e)) and returns
 (assignment_expression) @assign
 (catch_clause) @catch
+(if_statement) @narrow
+(else_if_clause) @narrow
 (return_statement) @return

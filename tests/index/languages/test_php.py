@@ -243,3 +243,25 @@ def test_every_operation_answers_on_the_php_fixture(php, tool, monkeypatch):
     assert result["isError"] is False, text[:500]
     assert "No symbol named" not in text, text[:300]
     assert expected in text, text[:1500]
+
+
+def test_a_local_is_typed_by_the_assignments_above_each_use(php):
+    reader, _ = php
+    # Registry::reuse: $item = new Circle; $item->area(); $item = new Square; … $item->area()
+    rows = reader.conn.execute(
+        "SELECT e.line, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+        " WHERE s.qualified_name = ? AND e.kind = 'calls'",
+        (f"{NS}::Registry::reuse",),
+    ).fetchall()
+    got = {(line, target) for line, target in rows}
+    assert (66, f"{NS}\\Shapes::Circle::area") in got
+    assert not any(line == 72 and target.endswith(("Circle::area", "Square::area")) for line, target in got)
+    assert "$item.area" in unresolved(reader, f"{NS}::Registry::reuse")  # line 72: Circle or Square
+
+
+def test_instanceof_narrows_a_parameter_inside_the_if_body(php):
+    reader, _ = php
+    # `if ($shape instanceof Circle) { $shape->scaled(2.0); }`; after it, $shape is the declared Shape
+    targets = calls_from(reader, f"{NS}::Registry::reuse")
+    assert f"{NS}\\Shapes::Circle::scaled" in targets
+    assert f"{NS}\\Contracts::Shape::area" in targets
