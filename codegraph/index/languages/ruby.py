@@ -324,6 +324,9 @@ class RubyExtractor(Extractor):
                 self.add_def(ts, "class", left)
                 return
         self.add_def(ts, "constant", left)
+        value = self._value(right)
+        if value is not None:  # `PRELOADER = Preloader.new(...)`: the constant holds a Preloader
+            self.type_fact(ts, f"self.<const>{text(left)}", value)
 
     def _load(self, ts) -> None:
         if ts.child_by_field_name("receiver") is not None:
@@ -445,8 +448,12 @@ class RubyExtractor(Extractor):
         else:
             return
         value = self._value(right)
-        if value is not None and value != var:
+        if value is None or value == var:
+            return
+        if var.startswith("self."):
             self.type_fact(ts, var, value)
+        else:  # a local: remember the line, so a use sees only the assignments above it
+            self.type_fact(ts, var, f"@{ts.start_point[0] + 1}:{value}")
 
     # ---------------------------------------------------------------- node details
     def node_details(self, node: Node, d: Def) -> None:
@@ -774,9 +781,9 @@ class Ruby(LanguageModule):
         return method, cls
 
     def type_of(
-        self, project, path: str, source_id: str, expr: str, depth: int = 0
+        self, project, path: str, source_id: str, expr: str, depth: int = 0, line: int | None = None
     ) -> tuple[Node, bool] | None:
-        """(class or module, is the class object itself) an expression evaluates to, or None."""
+        """(class or module, is the class object itself) an expression evaluates to at ``line``."""
         if depth > 10 or not expr or expr.startswith("<"):
             return None
         method, cls = self.context(project, source_id)
@@ -791,7 +798,7 @@ class Ruby(LanguageModule):
             recv, _, name = callee.rpartition(".")
             if name == "new":
                 owner = (
-                    self.type_of(project, path, source_id, recv, depth + 1)
+                    self.type_of(project, path, source_id, recv, depth + 1, line)
                     if recv
                     else (
                         (cls, True) if cls is not None and method is not None and method.is_static else None
@@ -800,14 +807,17 @@ class Ruby(LanguageModule):
                 if owner is not None and owner[1] and owner[0].kind == "class":
                     return (owner[0], False)
                 return None
-            target, recv_type = self.call_target(project, path, source_id, callee, depth + 1)
+            target, recv_type = self.call_target(project, path, source_id, callee, depth + 1, line)
             if target is None:
                 return None
             return self.return_type(project, target, recv_type, depth + 1)
         if expr[0].isupper() or expr.startswith("::"):
-            qn = self.resolve_const(project, expr, self.crefs(project, source_id))
+            crefs = self.crefs(project, source_id)
+            qn = self.resolve_const(project, expr, crefs)
             node = self.representative(project, qn) if qn else None
-            return (node, True) if node is not None else None
+            if node is not None:
+                return (node, True)
+            return self._constant_value(project, path, expr, crefs, depth) if "::" not in expr else None
         var = "self." + expr if expr.startswith("@") else expr
         if var.startswith("self.@"):
             facts = set()
@@ -823,15 +833,41 @@ class Ruby(LanguageModule):
             if scope.kind in ("method", "function"):
                 facts = project.types.get(scope.id, {}).get(var)
                 if facts:
-                    return self._agree(project, path, {(scope.id, v) for v in facts}, depth)
+                    return self._agree(project, path, {(scope.id, v) for v in facts}, depth, line)
                 return None
         facts = project.types.get(f"file:{path}", {}).get(var)
-        return self._agree(project, path, {(f"file:{path}", v) for v in facts}, depth) if facts else None
+        return (
+            self._agree(project, path, {(f"file:{path}", v) for v in facts}, depth, line) if facts else None
+        )
 
-    def _agree(self, project, path: str, facts, depth: int):
+    def _constant_value(self, project, path: str, name: str, crefs: list[str], depth: int):
+        """What a constant assigned in the lexical nesting holds (``X = Foo.new``), when known."""
+        idx: _Index = project.lang_state["ruby"]
+        for cref in crefs:
+            facts = set()
+            for n in idx.types.get(cref, ()):
+                facts |= {(n.id, v) for v in project.types.get(n.id, {}).get(f"self.<const>{name}", ())}
+            if facts:
+                return self._agree(project, path, facts, depth)
+        return None
+
+    def _agree(self, project, path: str, facts, depth: int, line: int | None = None):
+        """The one type every fact gives (each evaluated where it was stated), else None. With
+        ``line`` (a use of a local), only the assignments on earlier lines count."""
         found = {}
+        kept = []
         for scope_id, value in facts:
-            t = self.type_of(project, project.nodes[scope_id].file_path, scope_id, value, depth + 1)
+            at = None
+            if value.startswith("@") and ":" in value and value[1 : value.index(":")].isdigit():
+                head, _, value = value.partition(":")
+                at = int(head[1:])
+            if line is not None and at is not None and at >= line:
+                continue
+            kept.append((scope_id, value, at))
+        if not kept:
+            return None
+        for scope_id, value, at in kept:
+            t = self.type_of(project, project.nodes[scope_id].file_path, scope_id, value, depth + 1, at)
             if t is None:
                 return None
             found[(t[0].qualified_name, t[1])] = t
@@ -857,7 +893,9 @@ class Ruby(LanguageModule):
         idx.returns_memo[key] = result
         return result
 
-    def call_target(self, project, path: str, source_id: str, callee: str, depth: int = 0):
+    def call_target(
+        self, project, path: str, source_id: str, callee: str, depth: int = 0, line: int | None = None
+    ):
         """(method or class, the receiver's type) a callee names; (None, None) when unknown."""
         recv, _, name = callee.rpartition(".")
         method, cls = self.context(project, source_id)
@@ -876,7 +914,7 @@ class Ruby(LanguageModule):
             if hit is None and cls.kind == "class" and name not in self.builtins:
                 hit = self._function(project, path, name)
             return hit, (cls, singleton)
-        recv_type = self.type_of(project, path, source_id, recv, depth + 1)
+        recv_type = self.type_of(project, path, source_id, recv, depth + 1, line)
         if recv_type is None:
             return None, None
         owner, is_class = recv_type
@@ -922,7 +960,7 @@ class Ruby(LanguageModule):
             return (node, "constant") if node is not None else (None, "")
         if ref.kind != "calls":
             return None
-        target, recv_type = self.call_target(project, path, ref.source, ref.name)
+        target, recv_type = self.call_target(project, path, ref.source, ref.name, 0, ref.line)
         if target is None:
             return None, ""
         if ref.receiver is None:

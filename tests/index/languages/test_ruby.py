@@ -225,3 +225,20 @@ def test_every_operation_answers_on_the_ruby_fixture(ruby, tool, monkeypatch):
     assert result["isError"] is False, text[:500]
     assert "No symbol named" not in text, text[:300]
     assert expected in text, text[:1500]
+
+
+def test_a_constant_holding_an_instance_types_calls_on_it(ruby):
+    reader, _ = ruby
+    # registry.rb: DEFAULT = Circle.new(1); def default_area; DEFAULT.area; end
+    assert calls_from(reader, "Shapes::Registry::default_area") == {"Shapes::Circle::area"}
+
+
+def test_a_local_is_typed_by_the_assignments_above_each_use(ruby):
+    reader, _ = ruby
+    # item = Circle.new(1); item.area (line 46: Circle#area); item = Square.new(2); item.area (refused)
+    rows = reader.conn.execute(
+        "SELECT e.line, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+        " WHERE s.qualified_name = 'Shapes::Registry::reuse' AND e.kind = 'calls'"
+    ).fetchall()
+    assert {(line, target) for line, target in rows} == {(46, "Shapes::Circle::area")}
+    assert "item.area" in unresolved(reader, "Shapes::Registry::reuse")
