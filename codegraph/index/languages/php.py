@@ -293,7 +293,9 @@ class PhpExtractor(Extractor):
                 ret = self.type_name(ts.child_by_field_name("return_type"))
                 body = ts.child_by_field_name("body")
                 if ret is not None and body is not None:
-                    self.returns_fact(body, "self" if ret in ("self", "static") else ret)
+                    if ret == "self":  # `: self` is the declaring class; `: static` the receiver's
+                        ret = self.own_class(ts) or "self"
+                    self.returns_fact(body, "self" if ret == "static" else ret)
         elif capture == "definition.property":
             ptype = self.type_name(ts.child_by_field_name("type"))
             for el in ts.named_children:
@@ -386,6 +388,23 @@ class PhpExtractor(Extractor):
                 return self.type_name(p.child_by_field_name("type"))
         return None
 
+    def own_class(self, ts) -> str | None:
+        """The fully qualified name of the class (or trait, enum…) declared around ``ts``."""
+        p = ts.parent
+        while p is not None:
+            if p.type in (
+                "class_declaration",
+                "interface_declaration",
+                "trait_declaration",
+                "enum_declaration",
+            ):
+                name = p.child_by_field_name("name")
+                return _fqn(self._scope_at(p.start_byte).ns, text(name)) if name is not None else None
+            if p.type == "anonymous_class":
+                return None
+            p = p.parent
+        return None
+
     def _value(self, value) -> str | None:
         """What an assigned or returned value is, as a type expression: ``new \\A\\B``, a call
         (``recv.m()``), ``$this``, a variable (``$x``, ``$this.prop``)."""
@@ -394,7 +413,10 @@ class PhpExtractor(Extractor):
             if cls is None:
                 return None
             name = self.class_name(text(cls), cls.start_byte)
-            return "self" if name in ("self", "static") else "new " + name
+            if name == "self":  # `new self` builds the declaring class, `new static` the receiver's
+                own = self.own_class(value)
+                return "new " + own if own else "self"
+            return "self" if name == "static" else "new " + name
         if value.type == "variable_name" and text(value) == "$this":
             return "self"
         if value.type in (

@@ -883,6 +883,12 @@ class Ruby(LanguageModule):
         for value in project.returns.get(fn.id, ()):
             if value == "self" and recv_type is not None:
                 t = recv_type
+            elif (
+                value in ("new()", "self.class().new()")
+                and recv_type is not None
+                and recv_type[0].kind == "class"
+            ):
+                t = (recv_type[0], False)  # `new` in an inherited class method builds the receiver's class
             else:
                 t = self.type_of(project, fn.file_path, fn.id, value, depth + 1)
             if t is None:

@@ -265,3 +265,29 @@ def test_instanceof_narrows_a_parameter_inside_the_if_body(php):
     targets = calls_from(reader, f"{NS}::Registry::reuse")
     assert f"{NS}\\Shapes::Circle::scaled" in targets
     assert f"{NS}\\Contracts::Shape::area" in targets
+
+
+def test_new_self_is_the_declaring_class_and_new_static_the_receivers():
+    from codegraph.index.extract import extract
+    from codegraph.index.resolve import resolve
+
+    src = b"""<?php
+namespace A;
+class Base {
+    public function copy() { return new self(); }
+    public function fresh() { return new static(); }
+    public function hello() {}
+}
+class Child extends Base {
+    public function hello() {}
+    public function run() {
+        $this->copy()->hello();
+        $this->fresh()->hello();
+    }
+}
+"""
+    fx = extract("src/A.php", src, "php")
+    names = {n.id: n.qualified_name for n in fx.nodes}
+    calls = {(e.line, names[e.target]) for e in resolve([fx]).edges if e.kind == "calls"}
+    assert (11, "A::Base::hello") in calls  # copy() returns new self: a Base
+    assert (12, "A::Child::hello") in calls  # fresh() returns new static: the receiver's class

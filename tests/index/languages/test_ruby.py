@@ -242,3 +242,20 @@ def test_a_local_is_typed_by_the_assignments_above_each_use(ruby):
     ).fetchall()
     assert {(line, target) for line, target in rows} == {(46, "Shapes::Circle::area")}
     assert "item.area" in unresolved(reader, "Shapes::Registry::reuse")
+
+
+def test_new_in_an_inherited_class_method_builds_the_receivers_class():
+    from codegraph.index.extract import extract
+    from codegraph.index.resolve import resolve
+
+    src = (
+        b"class Base\n  def self.build\n    new\n  end\n  def hello; end\nend\n"
+        b"class Child < Base\n  def hello; end\nend\n"
+        b"def run\n  Child.build.hello\n  Base.build.hello\nend\n"
+    )
+    fx = extract("lib/a.rb", src, "ruby")
+    names = {n.id: n.qualified_name for n in fx.nodes}
+    calls = {(e.line, names[e.target]) for e in resolve([fx]).edges if e.kind == "calls"}
+    assert (11, "Child::hello") in calls
+    assert (12, "Base::hello") in calls
+    assert (11, "Base::build") in calls  # the class method is inherited
