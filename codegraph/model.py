@@ -105,6 +105,9 @@ class FileExtraction:
     # Definitions written outside their type: (node id, owner type name as written), e.g. a Go method
     # and its receiver type, C++ ``Foo::bar``, a Rust ``impl Foo`` block. The resolver attaches them.
     owners: list[tuple[str, str]] = field(default_factory=list)
+    # Names local to a function (parameters, assignment / loop / with / except / comprehension
+    # targets): (function node id, name). A local shadows every project definition of that name.
+    locals: list[tuple[str, str]] = field(default_factory=list)
     # The package / namespace the file declares (Go ``package``, Java ``package``, C# ``namespace``).
     package: str | None = None
 

@@ -123,6 +123,7 @@ class Extractor:
         self._import_ids: set[str] = set()
         self.returned: list[tuple[int, str]] = []  # (byte, "self" | "var:x" | "call:a.b")
         self.class_refs: list[tuple[Def, str, str, object]] = []  # (class def, kind, name, ts node)
+        self.local_names: list[tuple[int, str]] = []  # (byte, name)
 
     # ---------------------------------------------------------------- driver
     def run(self) -> FileExtraction:
@@ -252,6 +253,12 @@ class Extractor:
             d = self._enclosing(byte)
             if d is not None and d.kind in ("function", "method"):
                 self.out.returns.append((d.node.id, expr))
+        seen_locals: set[tuple[str, str]] = set()
+        for byte, name in self.local_names:
+            d = self._enclosing(byte)
+            if d is not None and d.kind in ("function", "method") and (d.node.id, name) not in seen_locals:
+                seen_locals.add((d.node.id, name))
+                self.out.locals.append((d.node.id, name))
         self_names = self.lang.self_names
         containers = self.lang.method_containers
         for byte, var, type_name in self.typed:
@@ -343,6 +350,21 @@ class Extractor:
         """``var`` holds a ``type_name`` (a type or a constructor callee) in the scope around ``ts``;
         ``self.x``-style names (the language's self names) are facts of the enclosing type."""
         self.typed.append((ts.start_byte, var, type_name))
+
+    def local_name(self, ts, name: str) -> None:
+        """``name`` is local to the function around ``ts`` (a parameter, an assignment or loop
+        target…): inside it, the name never means a project definition."""
+        self.local_names.append((ts.start_byte, name))
+
+    def local_pattern(self, ts) -> None:
+        """Every plain name bound by a target pattern (``a``, ``a, (b, c)``, ``[*rest]``)."""
+        stack = [ts]
+        while stack:
+            n = stack.pop()
+            if n.type in ("identifier", "shorthand_property_identifier_pattern"):
+                self.local_name(n, text(n))
+            elif n.type not in ("attribute", "subscript", "member_expression", "subscript_expression"):
+                stack.extend(n.named_children)
 
     def base_ref(self, d: Def, kind: str, name: str, ts) -> None:
         """An ``extends`` / ``implements`` reference from the type ``d`` to ``name``."""

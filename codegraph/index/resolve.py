@@ -66,6 +66,7 @@ class _Project:
         self.star: dict[str, list] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self.locals: dict[str, set[str]] = defaultdict(set)
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.lang_state: dict[str, object] = {}
         self.packages: dict[str, list[str]] = {}
@@ -109,6 +110,8 @@ class _Project:
                 self.types[scope][var].add(type_name)
             for fn_id, expr in f.returns:
                 self.returns[fn_id].append(expr)
+            for fn_id, name in f.locals:
+                self.locals[fn_id].add(name)
         for label in sorted(by_language):
             module_for(label).prepare(self, by_language[label])
 
@@ -276,9 +279,13 @@ class _Project:
                 hits = self.children.get(scope.id, {}).get(name)
                 if hits:
                     return hits[-1], "local"
+                if name in self.locals.get(scope.id, ()):
+                    return None, ""  # a parameter or local variable shadows every definition
             elif lang.implicit_members and scope.kind in ENCLOSING_TYPES:
                 # Java, C#, C++, Dart…: a bare name inside a type means its member (or a base's) first
                 hit = self.member(scope.id, name)
+                if hit is not None and hit.name == scope.name:
+                    hit = None  # a constructor named after its type: the name means the type
                 if hit is not None and (
                     wanted is None or hit.kind in wanted or (hit.kind == "method" and "function" in wanted)
                 ):
@@ -341,6 +348,29 @@ class _Project:
             if len(names) != 1:
                 return None
             return self.class_of(path, source_id, next(iter(names)))
+        lang = self.lang[path]
+        is_self = "." in var and var.split(".", 1)[0] in lang.self_names
+        if is_self or (lang.implicit_members and "." not in var):
+            # a field a base class types (``self.repo = Repo()`` in an inherited ``__init__``)
+            cls = self.enclosing_class(source_id)
+            if cls is not None:
+                return self._inherited_type(cls, var)
+        return None
+
+    def _inherited_type(self, cls: Node, var: str) -> Node | None:
+        """The type the nearest base of ``cls`` states for ``var``, resolved in that base's file."""
+        seen = {cls.id}
+        queue = list(self.bases.get(cls.id, ()))
+        while queue and len(seen) < 32:
+            base_id = queue.pop(0)
+            if base_id in seen:
+                continue
+            seen.add(base_id)
+            names = self.types.get(base_id, {}).get(var)
+            if names:
+                base = self.nodes[base_id]
+                return self.class_of(base.file_path, base_id, next(iter(names))) if len(names) == 1 else None
+            queue.extend(self.bases.get(base_id, ()))
         return None
 
     def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:

@@ -115,3 +115,51 @@ def test_src_layout_package_imported_by_its_own_name_resolves(tmp_path):
         assert caller_names(reader, "make") == ["test_a", "test_b"]
         names = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
         assert "json.dumps" in names
+
+
+def test_attribute_typed_in_an_inherited_init_types_calls_in_the_subclass(tmp_path):
+    """Django's BaseCommand sets ``self.stdout = OutputWrapper(...)``; subclasses call ``self.stdout.write``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "base.py").write_text(
+        "class Wrapper:\n    def write(self, msg):\n        return msg\n\n\n"
+        "class Base:\n    def __init__(self):\n        self.out = Wrapper()\n"
+    )
+    (tmp_path / "cmd.py").write_text(
+        "from base import Base\n\n\nclass Command(Base):\n    def handle(self):\n        self.out.write('x')\n"
+        "        self.err.write('y')\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Command.handle") == ["Wrapper::write"]
+        assert caller_names(reader, "Wrapper.write") == ["Command::handle"]
+
+
+def test_called_parameters_and_locals_shadow_project_definitions(tmp_path):
+    """Issue 11: ``def f(default): default()`` bound to an unrelated project function ``default``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "filters.py").write_text(
+        "def default(value):\n    return value\n\n\ndef render():\n    return 1\n"
+    )
+    (tmp_path / "cache.py").write_text(
+        "def get(key, default=None):\n    return default()\n\n\n"
+        "def each(items):\n    for render in items:\n        render()\n    with open('x') as condition:\n"
+        "        condition()\n    try:\n        pass\n    except Exception as function:\n        function()\n"
+        "    return [f() for f in items]\n\n\n"
+        "def plain():\n    return render()\n"
+    )
+    (tmp_path / "ui.js").write_text(
+        "function render() { return 1; }\n"
+        "export function draw(render, { paint }) {\n  render();\n  paint();\n  for (const x of []) { x(); }\n}\n"
+        "export function redraw() {\n  return render();\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert caller_names(reader, "default") == []
+        assert caller_names(reader, "filters.py:render") == ["plain"]
+        assert caller_names(reader, "ui.js:render") == ["redraw"]

@@ -135,7 +135,9 @@ def test_tool_answers_say_when_auto_sync_is_off_or_the_watcher_died(tmp_path, mo
     monkeypatch.setattr(watch, "_ACTIVE", {})
 
     def text() -> str:
-        return call_tool("codegraph_explore", {"query": "Query.add_q"}, default_root=paths.root)["content"][0]["text"]
+        return call_tool("codegraph_explore", {"query": "Query.add_q"}, default_root=paths.root)["content"][
+            0
+        ]["text"]
 
     assert not text().startswith("Note:")  # no watch decision in this process: nothing to say
     watch.register(paths.root, None, "auto-sync off: CODEGRAPH_NO_WATCH=1")

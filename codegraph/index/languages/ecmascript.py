@@ -72,6 +72,11 @@ class EcmaScriptExtractor(Extractor):
             self._export(ts)
         elif capture == "assign":
             self._assign(ts)
+        elif capture == "params":
+            for p in ts.named_children:
+                self._local_binding(p)
+        elif capture == "target":
+            self._local_binding(ts)
         elif capture == "typeref":
             parent = ts.parent
             if parent is not None and parent.child_by_field_name("name") == ts:
@@ -187,6 +192,27 @@ class EcmaScriptExtractor(Extractor):
         if tp is not None:
             node.type_parameters = [squash(text(c), 80) for c in tp.named_children]
 
+    def _local_binding(self, p) -> None:
+        """The names a parameter or declaration target binds (not its default value or type)."""
+        if p.type in ("required_parameter", "optional_parameter"):
+            p = p.child_by_field_name("pattern")
+        elif p.type == "assignment_pattern":
+            p = p.child_by_field_name("left")
+        if p is None:
+            return
+        if p.type == "identifier":
+            self.local_name(p, text(p))
+        elif p.type in ("object_pattern", "array_pattern", "rest_pattern"):
+            for c in p.named_children:
+                if c.type == "pair_pattern":
+                    c = c.child_by_field_name("value")
+                elif c.type == "object_assignment_pattern":
+                    c = c.child_by_field_name("left")
+                if c is not None:
+                    self._local_binding(c)
+        elif p.type == "shorthand_property_identifier_pattern":
+            self.local_name(p, text(p))
+
     def _export(self, ts) -> None:
         """``export default X`` / ``export default class X`` / ``export { a as b }`` (no ``from``)."""
         if ts.child_by_field_name("source") is not None:
@@ -256,6 +282,13 @@ class EcmaScriptExtractor(Extractor):
                 tname = _type_name(decl.child_by_field_name("type"))
                 if tname:
                     self.type_fact(decl, text(name), tname)
+            is_function = value is not None and value.type in (
+                "arrow_function",
+                "function_expression",
+                "generator_function",
+            )
+            if not top and name is not None and not is_function:  # a function value is a nested def
+                self._local_binding(name)  # kept only inside a function (see Extractor.local_name)
             if not top or name is None or name.type != "identifier":
                 continue
             if value is not None and value.type in (

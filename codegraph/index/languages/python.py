@@ -65,6 +65,20 @@ class PythonExtractor(Extractor):
             self._assign(ts)
         elif capture == "return":
             self.returned_expr(ts)
+        elif capture == "params":
+            for p in ts.named_children:
+                if p.type.endswith("default_parameter"):
+                    p = p.child_by_field_name("name")
+                elif p.type == "typed_parameter":  # the name, not the names in its annotation
+                    p = p.named_children[0] if p.named_child_count else None
+                if p is not None and p.type in (
+                    "identifier",
+                    "list_splat_pattern",
+                    "dictionary_splat_pattern",
+                ):
+                    self.local_pattern(p)
+        elif capture == "target":
+            self.local_pattern(ts)
 
     def _parameter_types(self, ts) -> None:
         params = ts.child_by_field_name("parameters")
@@ -106,6 +120,7 @@ class PythonExtractor(Extractor):
             parent = parent.parent
         if left is None:
             return
+        self.local_pattern(left)  # kept only inside a function (see Extractor.local_name)
         if right is not None and right.type in ("boolean_operator", "conditional_expression"):
             # ``self.q = query or sql.Query(model)``: the constructor call among the operands
             right = next((c for c in right.named_children if c.type == "call"), right)
