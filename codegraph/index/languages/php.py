@@ -568,6 +568,20 @@ class PhpExtractor(Extractor):
             node.visibility = "public"
 
 
+def _psr4_depth(node: Node, fqn: str) -> int:
+    """How many trailing segments of ``fqn`` the node's path matches the PSR-4 way (``Sub/Name.php``
+    for ``\\Vendor\\Sub\\Name``); 0 when the file is not named after the class."""
+    names = fqn.strip("\\").lower().split("\\")
+    path = node.file_path.lower()
+    if not path.endswith(".php"):
+        return 0
+    segments = path[: -len(".php")].split("/")
+    depth = 0
+    while depth < min(len(names), len(segments)) and names[-1 - depth] == segments[-1 - depth]:
+        depth += 1
+    return depth
+
+
 def _string(node) -> str | None:
     parts = [c for c in node.named_children if c.type == "string_content"]
     if len(parts) != len(node.named_children):
@@ -671,6 +685,12 @@ class Php(LanguageModule):
     # ------------------------------------------------------------ lookups
     def _class(self, idx: _Index, fqn: str) -> Node | None:
         hits = [n for n in idx.by_fqn.get(fqn.lower(), ()) if n.kind in CLASS_KINDS]
+        if len(hits) > 1:  # declared twice (stubs, polyfills): the file PSR-4 would load, if one is
+            depth = {n.id: _psr4_depth(n, fqn) for n in hits}
+            best = max(depth.values())
+            hits = [n for n in hits if depth[n.id] == best] if best else []
+            if len({n.file_path for n in hits}) == 1:  # `if (…) { class A … } else { class A … }`
+                hits = hits[:1]
         return hits[0] if len(hits) == 1 else None
 
     def _function(self, idx: _Index, fqn: str) -> Node | None:

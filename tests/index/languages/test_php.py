@@ -291,3 +291,24 @@ class Child extends Base {
     calls = {(e.line, names[e.target]) for e in resolve([fx]).edges if e.kind == "calls"}
     assert (11, "A::Base::hello") in calls  # copy() returns new self: a Base
     assert (12, "A::Child::hello") in calls  # fresh() returns new static: the receiver's class
+
+
+def test_a_class_declared_twice_resolves_to_the_file_psr4_would_load():
+    from codegraph.index.extract import extract
+    from codegraph.index.resolve import resolve
+
+    real = b"<?php\nnamespace App\\Models;\nclass User { public function save() {} }\n"
+    stub = b"<?php\nnamespace App\\Models;\nclass User { public function save() {} }\n"
+    use = b"<?php\nnamespace App;\nuse App\\Models\\User;\nfunction f() { (new User())->save(); }\n"
+    files = [
+        extract("src/Models/User.php", real, "php"),
+        extract("stubs/legacy.php", stub, "php"),
+        extract("src/f.php", use, "php"),
+    ]
+    nodes = {n.id: n for fx in files for n in fx.nodes}
+    targets = {
+        (e.kind, nodes[e.target].file_path)
+        for e in resolve(files).edges
+        if e.kind in ("calls", "instantiates")
+    }
+    assert targets == {("instantiates", "src/Models/User.php"), ("calls", "src/Models/User.php")}
