@@ -42,9 +42,11 @@ MAX_HOPS = 8
 OWNER_KINDS = ENCLOSING_TYPES | {"function"}
 VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
-# Edge confidence by how the target was found (default 0.9): a unique name in the project is a
-# guess; so is one of several same-arity overloads (a language's resolve_ref says "overload-guess").
-CONFIDENCE = {"exact-match": 0.8, "overload-guess": 0.5}
+# Edge confidence by how the target was found (default 0.9, the top tier: an import, a scope, a
+# stated or inferred type). The lowest tier are guesses: the one definition of a bare name anywhere
+# in the project ("exact-match"), one of several same-arity overloads ("overload-guess").
+TOP_CONFIDENCE = 0.9
+CONFIDENCE = {"exact-match": 0.5, "overload-guess": 0.5}
 PACKAGE = "\0pkg:"  # prefix of a module handle that stands for several files (a Go package…)
 MAX_PACKAGE_IMPORT_EDGES = 64
 
@@ -55,6 +57,8 @@ class Resolution:
 
     edges: list[Edge] = field(default_factory=list)
     unresolved: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, file path, language)
+    # per language: {"unresolved": n, "likely_internal": m} — see likely_internal()
+    unresolved_by_language: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 class _Project:
@@ -592,8 +596,33 @@ def resolve(files: list[FileExtraction]) -> Resolution:
             if kind == "references" and key in seen:
                 continue
             seen.add(key)
-            edges.append(_edge(ref.source, target, kind, ref, how, CONFIDENCE.get(how, 0.9)))
+            edges.append(_edge(ref.source, target, kind, ref, how, CONFIDENCE.get(how, TOP_CONFIDENCE)))
+    counted = set()
+    for ref, path, language in out.unresolved:
+        key = (ref.source, ref.name, ref.kind, ref.line, ref.col)
+        if key in counted:  # the store keeps one row per distinct reference
+            continue
+        counted.add(key)
+        counts = out.unresolved_by_language.setdefault(language, {"unresolved": 0, "likely_internal": 0})
+        counts["unresolved"] += 1
+        counts["likely_internal"] += likely_internal(project, path, ref)
     return out
+
+
+def likely_internal(project: _Project, path: str, ref: Ref) -> bool:
+    """Does an unresolved call look like it should reach project code? A bare name that no import,
+    local or builtin explains, or a member called through ``self``/``this`` — not ``x.map()`` on an
+    unknown receiver, nor a name imported from a package outside the project (issue 11)."""
+    if ref.kind not in ("calls", "instantiates"):
+        return False
+    lang = project.lang[path]
+    if ref.receiver is None:
+        if ref.name in lang.builtins or ref.name in project.bindings[path]:
+            return False
+        if any(project.module_file(path, star.module) is None for star in project.star[path]):
+            return False  # a wildcard import from outside the project may define it
+        return not any(ref.name in project.locals.get(s.id, ()) for s in project.scopes(ref.source))
+    return ref.receiver in lang.self_names and "." not in ref.name[len(ref.receiver) + 1 :]
 
 
 def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:

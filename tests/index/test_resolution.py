@@ -221,3 +221,46 @@ def test_methods_defined_by_assignment_are_methods_of_their_class_with_their_own
         assert callee_names(reader, "Renderer.constructor") == ["Matrix4"]  # render's calls are its own
         assert callee_names(reader, "Loader.load") == ["fetchIt"]
         assert callee_names(reader, "main") == ["area", "helper"]
+
+
+def test_name_only_matches_are_the_lowest_tier_shown_and_filterable(tmp_path):
+    """Issue 11: confidence you can see — callers say when an edge is a name-only guess, --json
+    always carries confidence, min_confidence drops guesses; status counts likely-internal misses."""
+    import json
+    import subprocess
+    import sys
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.query.graph import callers, impact
+    from codegraph.render import render, to_data
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "util.py").write_text("def helper():\n    return 1\n")
+    (tmp_path / "app.py").write_text(
+        "from util import helper\n\n\ndef run():\n    return helper()\n\n\nclass A:\n    def go(self):\n"
+        "        self.missing()\n        nowhere()\n        return [].append(1)\n"
+    )
+    (tmp_path / "loose.py").write_text("def guess():\n    return helper()\n")  # no import: a name-only match
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.unresolved_likely_internal == 2  # self.missing() and nowhere(); not [].append
+    with Reader(tmp_path) as reader:
+        result = callers(reader, "helper")
+        text = render(result)
+        assert "run (function)" in text and "confidence" not in text.split("run (function)")[1].split("\n")[0]
+        assert "guess (function)" in text and "[confidence 0.5: name-only match" in text
+        sites = to_data(result)["groups"][0]["sites"]
+        assert {s["node"]["name"]: (s["confidence"], s["resolved_by"]) for s in sites} == {
+            "run": (0.9, "import"),
+            "guess": (0.5, "exact-match"),
+        }
+        sure = callers(reader, "helper", min_confidence=0.9)
+        assert [s.node.name for g in sure.groups for s in g.sites] == ["run"]
+        assert [n.name for n in impact(reader, "helper", min_confidence=0.9).by_depth[1]] == ["app.py", "run"]
+    out = subprocess.run(
+        [sys.executable, "-m", "codegraph", "status", "--json", "--path", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out)["unresolved"]["python"] == {"unresolved": 3, "likely_internal": 2}
