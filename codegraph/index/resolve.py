@@ -40,6 +40,7 @@ MAX_HOPS = 8
 # What a member written outside its owner can belong to: a type, or a JS constructor function
 # (``Foo.prototype.bar = function``).
 OWNER_KINDS = ENCLOSING_TYPES | {"function"}
+VALUE_TARGETS = frozenset({"function", "method", "class"})
 VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
 # Edge confidence by how the target was found (default 0.9, the top tier: an import, a scope, a
@@ -583,10 +584,11 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                 continue
             target, how = _resolve_ref(project, f.path, ref)
             if target is None:
-                out.unresolved.append((ref, f.path, f.language))
+                if ref.kind != "value":  # an argument that is no project function is just data
+                    out.unresolved.append((ref, f.path, f.language))
                 continue
             target = project.lang[target.file_path].canonical(project, target)
-            if ref.kind == "references":
+            if ref.kind in ("references", "value"):
                 kind = "references"
             elif target.kind in TYPE_TARGETS:
                 kind = "instantiates"
@@ -626,6 +628,15 @@ def likely_internal(project: _Project, path: str, ref: Ref) -> bool:
 
 
 def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
+    if ref.kind == "value":  # a function or class passed as a value
+        target, how = _resolve_call(project, path, ref)
+        if target is None or target.kind not in VALUE_TARGETS or how == "exact-match":
+            return None, ""  # only a name the file binds: a stray argument never guesses
+        return target, how
+    return _resolve_call(project, path, ref)
+
+
+def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
     hit = project.lang[path].resolve_ref(project, path, ref)
     if hit is not None:
         return hit

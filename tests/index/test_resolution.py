@@ -264,3 +264,38 @@ def test_name_only_matches_are_the_lowest_tier_shown_and_filterable(tmp_path):
         check=True,
     ).stdout
     assert json.loads(out)["unresolved"]["python"] == {"unresolved": 3, "likely_internal": 2}
+
+
+def test_functions_passed_as_values_are_references_that_impact_finds(tmp_path):
+    """Issue 11: ``partial(f, 1)``, ``signal.connect(handler)``, ``arr.map(transform)`` — a
+    ``references`` edge from the place that passes the function; stray arguments bind nothing."""
+    from functools import partial  # noqa: F401 - the fixture below uses it by name
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.query.graph import impact
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "handlers.py").write_text(
+        "def on_save(sender):\n    return sender\n\n\ndef data():\n    return 1\n"
+    )
+    (tmp_path / "wire.py").write_text(
+        "from functools import partial\n\nfrom handlers import on_save\n\n\n"
+        "def setup(signal, data):\n    signal.connect(on_save)\n    return partial(on_save, 1), print(data)\n"
+    )
+    (tmp_path / "ui.js").write_text(
+        "function transform(x) { return x; }\nexport function run(xs) {\n  return xs.map(transform);\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        refs = {
+            tuple(r)
+            for r in reader.conn.execute(
+                "SELECT s.name, t.name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+                " WHERE e.kind = 'references'"
+            )
+        }
+        assert refs == {("setup", "on_save"), ("run", "transform")}  # `data` is a parameter: no edge
+        assert "setup" in [n.name for n in impact(reader, "on_save").by_depth[1]]
+        unresolved = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
+        assert "data" not in unresolved  # a plain argument is not an unresolved reference

@@ -138,6 +138,13 @@ class EcmaScriptExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
+        args = ts.child_by_field_name("arguments")
+        if args is not None:  # functions passed as values: arr.map(transform), on('x', this.handle)
+            for a in args.named_children:
+                if a.type in ("identifier", "member_expression"):
+                    name = dotted(a)
+                    if name:
+                        self.call_ref(a, name, "value")
         if fn.type == "identifier":
             name = text(fn)
             if name == "require":

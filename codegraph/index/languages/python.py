@@ -49,6 +49,7 @@ class PythonExtractor(Extractor):
             fn = ts.child_by_field_name("function")
             if fn is None:
                 return
+            self._passed_values(ts.child_by_field_name("arguments"))
             if fn.type == "identifier":
                 self.ref(ts, "calls", text(fn), None)
             elif fn.type == "attribute":
@@ -78,6 +79,19 @@ class PythonExtractor(Extractor):
                     self.local_pattern(p)
         elif capture == "target":
             self.local_pattern(ts)
+
+    def _passed_values(self, args) -> None:
+        """Functions passed as values (``partial(f, 1)``, ``signal.connect(handler)``, ``key=fn``):
+        ``value`` references, so impact finds the place that passes them."""
+        if args is None or args.type != "argument_list":
+            return
+        for a in args.named_children:
+            if a.type == "keyword_argument":
+                a = a.child_by_field_name("value")
+            if a is not None and a.type in ("identifier", "attribute"):
+                name = dotted(a)
+                if name:
+                    self.call_ref(a, name, "value")
 
     def _parameter_types(self, ts) -> None:
         params = ts.child_by_field_name("parameters")
