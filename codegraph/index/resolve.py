@@ -90,6 +90,8 @@ class _Project:
         self.returns: dict[str, list[str]] = defaultdict(list)
         self._returns_memo: dict[str, Node | None] = {}
         self._value_memo: dict[str, Node | None] = {}
+        self._mro_memo: dict[str, list[str]] = {}
+        self._class_of_active: set[tuple[str, str]] = set()
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -335,19 +337,57 @@ class _Project:
         return None, ""
 
     def member(self, class_id: str, name: str) -> Node | None:
-        """``name`` defined in class ``class_id`` or (breadth-first) one of its bases in the project."""
-        seen = set()
-        queue = [class_id]
-        while queue:
-            cid = queue.pop(0)
-            if cid in seen or len(seen) > 32:
-                continue
-            seen.add(cid)
+        """``name`` defined in class ``class_id`` or the first of its bases in the project that
+        defines it, in method resolution order (an override in a subclass wins)."""
+        for cid in self.mro(class_id):
             hits = self.children.get(cid, {}).get(name)
             if hits:
                 return hits[-1]
-            queue.extend(self.bases.get(cid, ()))
         return None
+
+    def bases_complete(self) -> None:
+        """Forget orders and answers worked out while the bases were still being resolved."""
+        self._mro_memo.clear()
+        self._value_memo.clear()
+        self._returns_memo.clear()
+
+    def mro(self, class_id: str) -> list[str]:
+        """``class_id`` and its bases in the project, in C3 linearization order (Python's MRO; for
+        single inheritance simply the chain up); breadth-first when the bases admit no C3 order."""
+        memo = self._mro_memo.get(class_id)
+        if memo is None:
+            self._mro_memo[class_id] = [class_id]  # a cycle in the bases resolves to the class alone
+            memo = self._c3(class_id) or self._breadth_first(class_id)
+            self._mro_memo[class_id] = memo
+        return memo
+
+    def _c3(self, class_id: str) -> list[str] | None:
+        bases = [b for b in self.bases.get(class_id, ()) if b != class_id]
+        seqs = [list(self.mro(b)) for b in bases] + [list(bases)]
+        out = [class_id]
+        while any(seqs):
+            for seq in seqs:
+                head = seq[0] if seq else None
+                if head is not None and not any(head in other[1:] for other in seqs):
+                    break
+            else:
+                return None  # inconsistent hierarchy
+            out.append(head)
+            for seq in seqs:
+                if seq and seq[0] == head:
+                    del seq[0]
+            if len(out) > 64:
+                return None
+        return out
+
+    def _breadth_first(self, class_id: str) -> list[str]:
+        order, queue = [], [class_id]
+        while queue and len(order) <= 32:
+            cid = queue.pop(0)
+            if cid not in order:
+                order.append(cid)
+                queue.extend(self.bases.get(cid, ()))
+        return order
 
     def type_of(self, path: str, source_id: str, var: str) -> Node | None:
         """The class a variable holds, when the scope states exactly one type for it."""
@@ -405,6 +445,17 @@ class _Project:
             cls = self.enclosing_class(scope_id)
             method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
             return self.return_class(method) if method is not None else None
+        if expr.count(".") == 1 and (scope_id, expr) not in self._class_of_active:
+            # store.add where store is a typed local: what that method returns
+            head, attr = expr.split(".")
+            self._class_of_active.add((scope_id, expr))  # x = x.next() must not loop
+            try:
+                typed = self.type_of(path, scope_id, head)
+            finally:
+                self._class_of_active.discard((scope_id, expr))
+            if typed is not None:
+                method = self.member(typed.id, attr)
+                return self.return_class(method) if method is not None and method.kind == "method" else None
         target = self.resolve_dotted(path, scope_id, expr)
         if not isinstance(target, Node):
             return None
@@ -547,6 +598,7 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                     edges.append(_edge(ref.source, target, ref.kind, ref, "import", 0.9))
                 else:
                     out.unresolved.append((ref, f.path, f.language))
+    project.bases_complete()
     seen: set[tuple[str, str, str]] = set()
     for f in files:
         file_id = f"file:{f.path}"
@@ -671,6 +723,11 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
             if target is not None and _callable(target):
                 return target, "super"
         return None, ""
+    if recv.endswith("()") and "(" not in recv[:-2]:
+        # UserRepo().save(): the class the call constructs or the function returns
+        made = project.class_of(path, ref.source, recv[:-2])
+        target = project.member(made.id, method) if made is not None else None
+        return (target, "return-type") if target is not None and _callable(target) else (None, "")
     if recv.startswith("<"):
         return None, ""
     head = recv.split(".", 1)[0]

@@ -299,3 +299,32 @@ def test_functions_passed_as_values_are_references_that_impact_finds(tmp_path):
         assert "setup" in [n.name for n in impact(reader, "on_save").by_depth[1]]
         unresolved = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
         assert "data" not in unresolved  # a plain argument is not an unresolved reference
+
+
+def test_inherited_methods_resolve_in_method_resolution_order_and_overrides_win(tmp_path):
+    """Issue 11: ``UserRepo().save()``, ``r = UserRepo(); r.save()``, ``self.repo.save()`` through the
+    class hierarchy, in C3 order: class D(B, C) with B(A), C(A) finds C.save before A.save."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "repo.py").write_text(
+        "class Repo:\n    def save(self):\n        return 1\n\n    def delete(self):\n        return 0\n\n\n"
+        "class UserRepo(Repo):\n    def delete(self):\n        return 2\n\n\n"
+        "class A:\n    def save(self):\n        return 'a'\n\n\nclass B(A):\n    pass\n\n\n"
+        "class C(A):\n    def save(self):\n        return 'c'\n\n\nclass D(B, C):\n    pass\n"
+    )
+    (tmp_path / "service.py").write_text(
+        "from repo import D, UserRepo\n\n\nclass Service:\n    def __init__(self):\n        self.repo = UserRepo()\n\n"
+        "    def run(self):\n        UserRepo().save()\n        r = UserRepo()\n        r.delete()\n        self.repo.save()\n"
+        "        return D().save()\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Service.run") == [
+            "C::save",
+            "D",
+            "Repo::save",
+            "UserRepo",
+            "UserRepo::delete",
+        ]

@@ -56,7 +56,12 @@ class PythonExtractor(Extractor):
                 name = dotted(fn)
                 if name is None:
                     tail = text(fn.child_by_field_name("attribute"))
-                    self.ref(ts, "calls", f"<expr>.{tail}", "<expr>")
+                    obj = fn.child_by_field_name("object")
+                    inner = dotted(obj.child_by_field_name("function")) if obj.type == "call" else None
+                    if inner and "()" not in inner:  # UserRepo().save(): a method of what the call returns
+                        self.ref(ts, "calls", f"{inner}().{tail}", f"{inner}()")
+                    else:
+                        self.ref(ts, "calls", f"<expr>.{tail}", "<expr>")
                 else:
                     self.ref(ts, "calls", name, name.rsplit(".", 1)[0])
         elif capture == "import":
