@@ -316,7 +316,8 @@ def test_inherited_methods_resolve_in_method_resolution_order_and_overrides_win(
     )
     (tmp_path / "service.py").write_text(
         "from repo import D, UserRepo\n\n\nclass Service:\n    def __init__(self):\n        self.repo = UserRepo()\n\n"
-        "    def run(self):\n        UserRepo().save()\n        r = UserRepo()\n        r.delete()\n        self.repo.save()\n"
+        "    def run(self):\n        UserRepo().save()\n        r = UserRepo()\n        r.delete()\n"
+        "        self.repo.save()\n"
         "        return D().save()\n"
     )
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
