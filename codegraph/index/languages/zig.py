@@ -21,6 +21,11 @@ from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
 THIS = "@This()"  # the type expression meaning "the enclosing container"
+# Joins a module spec and member names: `const assert = std.debug.assert;` binds `assert` of
+# "std:debug" (the `debug` member of the module std). Zig file names do not contain ':'.
+MEMBER = ":"
+# Modules the compiler provides that are no file of any project.
+COMPILER_MODULES = frozenset({"builtin", "root"})
 CONTAINER_KINDS = {"struct": "struct", "enum": "enum", "union": "union", "opaque": "struct"}
 
 
@@ -321,10 +326,9 @@ class ZigExtractor(Extractor):
                     if c.type == "FieldOrFnCall" and c.child_by_field_name("field_access") is not None
                 ]
                 if len(rest) == len(kids) - 2:
-                    if top_level:
-                        self.bind(
-                            decl, text(name), spec, ".".join(rest) if rest else "*", reexport=_is_pub(decl)
-                        )
+                    if top_level:  # @import("x.zig").A.B binds B of the module spec "x.zig:A"
+                        module = MEMBER.join([spec, *rest[:-1]])
+                        self.bind(decl, text(name), module, rest[-1] if rest else "*", reexport=_is_pub(decl))
                     else:
                         self.import_node(decl, spec)
                     return
@@ -352,20 +356,29 @@ class ZigExtractor(Extractor):
         return out
 
     def filter_defs(self, defs: list[Def]) -> list[Def]:
-        # aliases are bindings when their head is an import binding of this file, else constants
+        """Aliases whose head is an import binding of this file (directly or through another alias)
+        become bindings; ``const m = a.b.c;`` binds ``c`` of the module spec ``<a's module>:b``. The
+        rest (heads that are not bindings: locals, C imports…) are plain constants."""
         bound = {b.local: b for b in self.out.imports}
-        for decl, local, parts in self._aliases:
-            head = bound.get(parts[0])
-            if head is not None and head.imported == "*":
-                self.bind(decl, local, head.module, ".".join(parts[1:]), reexport=_is_pub(decl))
-            elif head is not None and len(parts) >= 2:
-                self.bind(
-                    decl, local, head.module, ".".join([head.imported, *parts[1:]]), reexport=_is_pub(decl)
-                )
-            else:
-                d = Def(decl, "constant", local, _start(decl))
-                d.end, d.end_point = decl.end_byte, decl.end_point
-                defs.append(d)
+        pending = list(self._aliases)
+        while pending:
+            left = []
+            for decl, local, parts in pending:
+                head = bound.get(parts[0])
+                if head is None:
+                    left.append((decl, local, parts))
+                    continue
+                members = ([] if head.imported == "*" else [head.imported]) + parts[1:-1]
+                module = MEMBER.join([head.module, *members])
+                self.bind(decl, local, module, parts[-1], reexport=_is_pub(decl))
+                bound[local] = self.out.imports[-1]
+            if len(left) == len(pending):
+                break
+            pending = left
+        for decl, local, _parts in pending:
+            d = Def(decl, "constant", local, _start(decl))
+            d.end, d.end_point = decl.end_byte, decl.end_point
+            defs.append(d)
         return defs
 
     def node_details(self, node: Node, d: Def) -> None:
@@ -498,11 +511,33 @@ class Zig(LanguageModule):
     extractor = ZigExtractor
 
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
-        """``@import("a/b.zig")`` relative to the importing file; module names (``std``) are not files."""
-        if not spec.endswith(".zig"):
+        """``@import("a/b.zig")`` relative to the importing file; a module name (``std``) is the
+        project's root ``std.zig`` when there is one (indexing the standard library itself), else
+        outside the project (``builtin`` and ``root`` always are). ``spec:member…`` is a member of
+        a module that is itself a module (``std:debug`` → ``debug.zig``)."""
+        base, *members = spec.split(MEMBER)
+        if base.endswith(".zig"):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), base))
+        elif base in COMPILER_MODULES or not base:
             return None
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec))
-        return target if target in project.files else None
+        else:
+            target = f"{base}.zig"
+        if target not in project.files:
+            return None
+        active = project.lang_state.setdefault("zig", set())
+        for member in members:
+            key = (target, member)
+            if key in active:  # an alias cycle
+                return None
+            active.add(key)
+            try:
+                found = project.export_of(target, member)
+            finally:
+                active.discard(key)
+            if not isinstance(found, str):
+                return None
+            target = found
+        return target
 
 
 LANGUAGES = (Zig(),)

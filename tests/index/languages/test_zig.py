@@ -50,6 +50,8 @@ def test_top_level_alias_is_a_binding_that_reaches_the_definition(zig):
     assert ("origin", "src/geo/point.zig:Point::init") in edges(zig, "calls")
     # util.zig: pub const Counter = @import("Counter.zig"); main calls util.Counter.init(2)
     assert ("main", "src/Counter.zig:init") in edges(zig, "calls")
+    # util.zig: const Pt = lib.geo.Point; where lib.zig re-exports the module geo/point.zig
+    assert ("unit", "src/geo/point.zig:Point::init") in edges(zig, "calls")
 
 
 def test_functions_in_containers_are_methods_of_struct_enum_and_union(zig):
