@@ -584,14 +584,8 @@ class Go(LanguageModule):
     extensions = (".go",)
     builtins = BUILTINS
     test_suffixes = ("_test.go",)
-    generated_suffixes = (
-        ".pb.go",
-        ".pb.gw.go",
-        "_string.go",
-        ".gen.go",
-        "_gen.go",
-        "zz_generated.deepcopy.go",
-    )
+    # protoc and grpc-gateway output; everything else generated carries the banner
+    generated_suffixes = (".pb.go", ".pb.gw.go")
     # A bare call is same-package, a dot import or a builtin: never another package's function.
     unique_fallback = False
     extractor = GoExtractor
@@ -602,6 +596,11 @@ class Go(LanguageModule):
         if path.lower().endswith(self.generated_suffixes):
             return True
         return bool(GENERATED.search(head))
+
+    def is_test_file(self, path: str) -> bool:
+        """``x_test.go``, and anything under a ``testdata/`` directory (the go tool ignores those:
+        they hold test inputs, often deliberately invalid)."""
+        return path.endswith("_test.go") or "/testdata/" in f"/{path}"
 
     def prepare(self, project, files) -> None:
         project.lang_state["go"] = _Packages(files)

@@ -510,6 +510,12 @@ class Zig(LanguageModule):
     unique_fallback = False
     extractor = ZigExtractor
 
+    def is_test_file(self, path: str) -> bool:
+        """Zig tests are ``test`` blocks inside ordinary files; whole test files are named
+        ``test.zig`` / ``tests.zig`` or ``*_test.zig`` (directories ``test/``, ``tests/`` are generic)."""
+        name = path.rsplit("/", 1)[-1]
+        return name in ("test.zig", "tests.zig") or name.endswith(("_test.zig", "_tests.zig"))
+
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
         """``@import("a/b.zig")`` relative to the importing file; a module name (``std``) is the
         project's root ``std.zig`` when there is one (indexing the standard library itself), else

@@ -129,3 +129,10 @@ def test_every_operation_answers_on_the_zig_fixture(zig, monkeypatch):
         text = result["content"][0]["text"]
         assert result["isError"] is False, (tool, text[:500])
         assert expected in text, (tool, text[:1500])
+
+
+def test_zig_test_files_by_name():
+    from codegraph.index.languages import is_test_path
+
+    assert is_test_path("src/tests.zig") and is_test_path("lib/parser_test.zig")
+    assert not is_test_path("src/testing.zig") and not is_test_path("src/main.zig")
