@@ -86,6 +86,16 @@ def _single_spec_span(spec):
     return spec
 
 
+def _calls_in(node):
+    """Every call_expression under ``node`` (``node`` included)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "call_expression":
+            yield n
+        stack.extend(n.named_children)
+
+
 def doc_comment(decl) -> str | None:
     """The ``//`` (or ``/* */``) comments ending on the line right above ``decl``."""
     lines: list[str] = []
@@ -191,6 +201,8 @@ class GoExtractor(Extractor):
         for p in params.named_children:
             if p.type not in ("parameter_declaration", "variadic_parameter_declaration"):
                 continue
+            for n in p.children_by_field_name("name"):
+                self.local_name(body, text(n))  # a parameter shadows package names in the body
             tname = type_name(p.child_by_field_name("type"))
             if not tname or p.type == "variadic_parameter_declaration":
                 continue
@@ -348,6 +360,12 @@ class GoExtractor(Extractor):
                 if len(names) == len(values)
                 else ([(names[0], values[0])] if len(values) == 1 else [])
             )
+            called = {selector_name(c.child_by_field_name("function")) for c in _calls_in(right)}
+            for n in names:
+                # `stack := stack(3)`: the new variable's scope starts after the statement, so the
+                # call is still the package function; the shadowing is function-wide, so skip it
+                if n.type == "identifier" and text(n) != "_" and text(n) not in called:
+                    self.local_name(ts, text(n))
             for n, v in pairs:
                 if n.type == "identifier" and text(n) != "_":
                     tname = self._value_type(v)
@@ -363,7 +381,10 @@ class GoExtractor(Extractor):
             names = spec.children_by_field_name("name")
             value = spec.child_by_field_name("value")
             values = value.named_children if value is not None else []
+            in_function = ts.parent is None or ts.parent.type != "source_file"
             for i, n in enumerate(names):
+                if in_function and text(n) != "_":
+                    self.local_name(ts, text(n))
                 tname = declared
                 if tname is None and len(values) == len(names):
                     tname = self._value_type(values[i])
@@ -376,6 +397,9 @@ class GoExtractor(Extractor):
         """``for _, x := range xs`` where ``xs`` is a parameter or local declared ``[]T`` / ``[]*T`` /
         ``map[K]T`` in the same function: ``x`` holds a ``T``."""
         left, right = ts.child_by_field_name("left"), ts.child_by_field_name("right")
+        for n in left.named_children if left is not None else ():
+            if n.type == "identifier" and text(n) != "_":
+                self.local_name(ts, text(n))
         if left is None or right is None or right.type != "identifier" or left.named_child_count != 2:
             return
         var = left.named_children[1]

@@ -250,6 +250,10 @@ class ZigExtractor(Extractor):
             self._literal(ts)
         elif capture == "local.assign":
             self._local(ts)
+        elif capture == "local.payload":  # |x|, |*x, i|: capture variables of if/while/for/switch
+            for n in ts.named_children:
+                if n.type == "IDENTIFIER":
+                    self.local_name(ts, text(n))
 
     # ------------------------------------------------------------ definitions
     def _function(self, decl) -> None:
@@ -271,6 +275,8 @@ class ZigExtractor(Extractor):
         for p in params.named_children if params is not None else ():
             pname = p.child_by_field_name("parameter")
             ptype = next((c for c in p.named_children if c.type == "ParamType"), None)
+            if pname is not None:
+                self.local_name(scope, text(pname))  # a parameter shadows file names in the body
             if pname is not None and ptype is not None:
                 tname = self._type(ptype.named_children, decl.start_byte)
                 if tname:
@@ -471,6 +477,7 @@ class ZigExtractor(Extractor):
         name = vardecl.child_by_field_name("variable_type_function")
         if name is None:
             return
+        self.local_name(vardecl, text(name))
         declared = self._type(self._declared_type(vardecl), vardecl.start_byte)
         tname = declared or self._value_type(self._value(vardecl), vardecl.start_byte)
         if tname:

@@ -18,5 +18,6 @@
 (SuffixExpr (FieldOrFnCall (FnCallArguments))) @reference.call
 (InitList) @reference.new
 
-; local facts: what a block's variables hold, typed loop payloads
+; local facts: what a block's variables hold; capture payloads (|x|) are local names
 (Statement (VarDecl) @local.assign)
+[(Payload) (PtrPayload) (PtrIndexPayload) (PtrListPayload)] @local.payload

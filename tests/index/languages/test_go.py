@@ -108,6 +108,11 @@ def test_builtin_is_shadowed_only_inside_the_package_that_defines_it(go):
     assert ("main.go", "max") in unresolved(go)
 
 
+def test_a_parameter_shadows_the_package_function_of_that_name(go):
+    assert not any(src == "apply" for src, _ in edges(go, "calls"))  # clampBonus(n) is the parameter
+    assert ("store/helpers.go", "clampBonus") in unresolved(go)
+
+
 def test_untyped_receivers_func_values_and_stdlib_stay_unresolved(go):
     calls = edges(go, "calls")
     assert not any(dst.endswith("Base::Close") for _, dst in calls)  # resp.Body.Close is net/http's

@@ -88,6 +88,11 @@ def test_struct_literal_instantiates_its_type(zig):
     assert ("Point::init", "src/geo/point.zig:Point") in edges(zig, "instantiates")  # Point{ .x = x, ... }
 
 
+def test_a_parameter_shadows_the_file_function_of_that_name(zig):
+    assert not any(src == "twice" for src, _ in edges(zig, "calls"))  # clamp(clamp(v)) is the parameter
+    assert ("src/util.zig", "clamp") in unresolved(zig)
+
+
 def test_std_and_untyped_receivers_never_bind_to_project_names(zig):
     calls = edges(zig, "calls")
     assert not any(dst.endswith(":eql") for _, dst in calls)  # std.mem.eql, not util.eql
