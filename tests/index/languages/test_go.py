@@ -181,6 +181,7 @@ def test_every_operation_answers_on_the_go_fixture(go, monkeypatch):
         "codegraph_trace": ({"from": "main", "to": "Item.Total"}, "Describe"),
         "codegraph_files": ({"path": "store"}, "store.go"),
         "codegraph_status": ({}, "go"),
+        "codegraph_context": ({"task": "add a discount when an item is added to the store"}, "Store::Add"),
         "codegraph_explore": ({"query": "how does the store add an item and log it"}, "func (s *Store) Add"),
     }
     for tool, (args, expected) in cases.items():

@@ -132,6 +132,7 @@ def test_every_operation_answers_on_the_zig_fixture(zig, monkeypatch):
         "codegraph_trace": ({"from": "main", "to": "Point.translate"}, "shifted"),
         "codegraph_files": ({"path": "src"}, "shape.zig"),
         "codegraph_status": ({}, "zig"),
+        "codegraph_context": ({"task": "shift a point by an offset"}, "Point::shifted"),
         "codegraph_explore": ({"query": "squared distance between two points"}, "dist2"),
     }
     for tool, (args, expected) in cases.items():
