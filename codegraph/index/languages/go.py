@@ -86,6 +86,14 @@ def _single_spec_span(spec):
     return spec
 
 
+def _walk_types(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.named_children)
+
+
 def _calls_in(node):
     """Every call_expression under ``node`` (``node`` included)."""
     stack = [node]
@@ -115,6 +123,23 @@ def doc_comment(decl) -> str | None:
 
 
 class GoExtractor(Extractor):
+    def run(self):
+        """The driver's extraction, then methods whose receiver type is declared in this file are
+        moved into it here (the resolver attaches the ones written in other files of the package).
+        Doing it here also covers named non-struct types (``type HandlersChain []HandlerFunc``)
+        and methods named like their type (``func (e *Error) Error() string``)."""
+        out = super().run()
+        types = {
+            n.name: n.id
+            for n in out.nodes
+            if n.kind in ("struct", "interface", "type_alias") and "::" not in n.qualified_name
+        }
+        moved = {nid: types[owner] for nid, owner in out.owners if owner in types}
+        if moved:
+            out.contains = [(moved.get(child, parent), child) for parent, child in out.contains]
+            out.owners = [(nid, owner) for nid, owner in out.owners if nid not in moved]
+        return out
+
     def begin(self, root) -> None:
         head = self.source[: min(len(self.source), 4096)].decode("utf-8", "replace")
         package = None
@@ -165,6 +190,8 @@ class GoExtractor(Extractor):
             self._range(ts)
         elif capture == "local.function":
             self._param_facts(ts.child_by_field_name("parameters"), ts.child_by_field_name("body"))
+        elif capture == "reference.type":
+            self._type_ref(ts)
 
     # ------------------------------------------------------------ definitions
     def _method(self, ts) -> None:
@@ -392,6 +419,51 @@ class GoExtractor(Extractor):
                     # a package variable's type is a fact of the file, not of the variable's own node
                     scope = ts.parent if ts.parent is not None and ts.parent.type == "source_file" else ts
                     self.type_fact(scope, text(n), tname)
+
+    def _type_ref(self, ts) -> None:
+        """A same-package type named in a signature, a field, a conversion or a declaration (a
+        ``references`` edge). Not: the name being defined, a receiver (the method belongs to it), a
+        composite literal's type (that instantiates), builtins, type parameters, ``pkg.T``."""
+        name = text(ts)
+        if name in BUILTINS:
+            return
+        parent = ts.parent
+        if parent is None or parent.type == "qualified_type":
+            return
+        if parent.type in ("type_spec", "type_alias") and parent.child_by_field_name("name") == ts:
+            return
+        up = parent
+        while up is not None and up.type in ("pointer_type", "generic_type", "type_elem", "type_arguments"):
+            up = up.parent
+        if up is not None and up.type in ("composite_literal", "interface_type"):
+            return  # instantiates / an embedded interface (extends)
+        if up is not None and up.type == "field_declaration" and up.child_by_field_name("name") is None:
+            return  # an embedded struct (extends)
+        if up is not None and up.type == "parameter_declaration" and up.parent is not None:
+            owner = up.parent.parent
+            if (
+                owner is not None
+                and owner.type == "method_declaration"
+                and up.parent == owner.child_by_field_name("receiver")
+            ):
+                return
+        node = ts.parent
+        while node is not None:  # type parameters of the enclosing generic function or type
+            if node.type in ("function_declaration", "method_declaration", "type_spec"):
+                tparams = node.child_by_field_name("type_parameters")
+                if tparams is not None and any(
+                    text(n) == name for p in tparams.named_children for n in p.children_by_field_name("name")
+                ):
+                    return
+                if node.type == "method_declaration":  # (s *Stack[T]) binds T
+                    recv = node.child_by_field_name("receiver")
+                    if recv is not None and any(
+                        n.type == "type_identifier" and text(n) == name and n.parent.type == "type_elem"
+                        for n in _walk_types(recv)
+                    ):
+                        return
+            node = node.parent
+        self.ref(ts, "references", name, None)
 
     def _range(self, ts) -> None:
         """``for _, x := range xs`` where ``xs`` is a parameter or local declared ``[]T`` / ``[]*T`` /

@@ -16,6 +16,8 @@
 (call_expression) @reference.call
 (type_conversion_expression) @reference.call
 (composite_literal) @reference.new
+; a type named anywhere else (signatures, fields, conversions, declarations): a `references` edge
+(type_identifier) @reference.type
 
 ; local facts: what a variable holds (x := &T{}, var x T, x := f()), typed parameters of func literals
 (short_var_declaration) @local.assign

@@ -49,6 +49,22 @@ def test_a_method_written_in_another_file_belongs_to_its_receiver_type(go):
     assert kinds["Item::Total"] == "method" and kinds["Sum"] == "function"
 
 
+def test_methods_of_named_slice_types_and_methods_named_like_their_type_are_members(go):
+    contained = set(
+        rows(
+            go,
+            "SELECT p.qualified_name, c.qualified_name FROM edges e JOIN nodes p ON p.id = e.source"
+            " JOIN nodes c ON c.id = e.target WHERE e.kind = 'contains' AND c.file_path = 'model/totals.go'",
+        )
+    )
+    assert ("Items", "Items::Total") in contained  # type Items []*Item
+    assert ("Error", "Error::Error") in contained  # func (e *Error) Error() string
+    calls = edges(go, "calls")
+    assert ("main", "model/totals.go:Items::Total") in calls  # var basket m.Items
+    assert ("main", "model/totals.go:Error::Error") in calls  # soldOut := &m.Error{...}
+    assert ("Items::Total", "model/totals.go:Sum") in calls
+
+
 def test_imports_resolve_through_the_module_path_to_every_file_of_the_package(go):
     imported = {
         dst
