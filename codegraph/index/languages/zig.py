@@ -234,6 +234,7 @@ class ZigExtractor(Extractor):
             if tname:
                 box = self._container_around(ts)
                 self.type_fact(box if box is not None else ts, text(name), tname)
+                self._type_ref(ts, tname, ())
         elif capture == "definition.test":
             s = next((c for c in ts.named_children if c.type == "STRINGLITERALSINGLE"), None)
             ident = next((c for c in ts.named_children if c.type == "IDENTIFIER"), None)
@@ -272,6 +273,16 @@ class ZigExtractor(Extractor):
             return
         params = next((c for c in proto.named_children if c.type == "ParamDeclList"), None)
         scope = body if body is not None else decl
+        pnames = _param_names(params)
+        outer = decl.parent
+        while outer is not None:  # comptime parameters of enclosing type functions (T in push(v: T))
+            if outer.type == "Decl":
+                fn = next((c for c in outer.named_children if c.type == "FnProto"), None)
+                if fn is not None:
+                    pnames |= _param_names(
+                        next((c for c in fn.named_children if c.type == "ParamDeclList"), None)
+                    )
+            outer = outer.parent
         for p in params.named_children if params is not None else ():
             pname = p.child_by_field_name("parameter")
             ptype = next((c for c in p.named_children if c.type == "ParamType"), None)
@@ -281,10 +292,19 @@ class ZigExtractor(Extractor):
                 tname = self._type(ptype.named_children, decl.start_byte)
                 if tname:
                     self.type_fact(scope, text(pname), tname)
+                    self._type_ref(ptype, tname, pnames)
+        ret = self._return_type(proto)
+        if ret:
+            self._type_ref(proto, ret, pnames)
         if kind == "function" and body is not None:
-            ret = self._return_type(proto)
             if ret:
                 self.returns_fact(body, "self" if ret == THIS else f"call:{ret}")
+
+    def _type_ref(self, at, tname: str, skip) -> None:
+        """A type named by a parameter, a return type or a field (``p: Point``): a ``references``
+        edge. Only plain names (aliases included); not ``@This()``/Self, nor comptime parameters."""
+        if "." not in tname and tname != THIS and tname not in skip:
+            self.ref(at, "references", tname, None)
 
     def _return_nodes(self, proto) -> list:
         out, after = [], False
@@ -482,6 +502,15 @@ class ZigExtractor(Extractor):
         tname = declared or self._value_type(self._value(vardecl), vardecl.start_byte)
         if tname:
             self.type_fact(vardecl, text(name), tname)
+
+
+def _param_names(params) -> set[str]:
+    names = set()
+    for p in params.named_children if params is not None else ():
+        n = p.child_by_field_name("parameter")
+        if n is not None:
+            names.add(text(n))
+    return names
 
 
 def _chain_prefix(kids) -> list[str] | None:
