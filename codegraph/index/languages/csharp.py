@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
+from codegraph.index.languages import _overloads
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
@@ -48,6 +49,15 @@ PREDEFINED = frozenset(
 )
 INTERFACE_NAME = re.compile(r"^I[A-Z]")
 _XML_TAG = re.compile(r"<[^>]+>")
+# C# keywords for System types (an extension on `this String s` also serves `string`).
+_ALIASES = {
+    "String": "string",
+    "Int32": "int",
+    "Int64": "long",
+    "Boolean": "bool",
+    "Double": "double",
+    "Object": "object",
+}
 _GENERATED_SUFFIXES = (".designer.cs", ".g.cs", ".g.i.cs", ".generated.cs")
 
 
@@ -82,13 +92,17 @@ def blank_preprocessor(source: bytes) -> bytes:
 
 def type_name(node) -> str | None:
     """The simple name a declared type refers to (``List<Foo>`` → ``List``, ``Foo?`` → ``Foo``,
-    ``A.B.Foo`` → ``Foo``); None for predefined types, arrays, tuples, pointers and ``var``."""
+    ``A.B.Foo`` → ``Foo``, ``string`` → ``string``); None for arrays, tuples, pointers, ``var``
+    and ``dynamic``."""
     if node is None:
         return None
     t = node.type
+    if t == "predefined_type":
+        name = text(node)
+        return name if name not in ("void", "var", "dynamic", "object") else None
     if t == "identifier":
         name = text(node)
-        return None if name in PREDEFINED else name
+        return None if name in PREDEFINED and name != "string" else name
     if t == "generic_name":
         return text(node.named_children[0]) if node.named_child_count else None
     if t == "qualified_name":
@@ -134,6 +148,21 @@ class CSharpExtractor(Extractor):
     def __init__(self, path: str, source: bytes, lang):
         super().__init__(path, blank_preprocessor(source), lang)
         self._namespaces: list[tuple[int, int, str]] = []  # (start byte, end byte, dotted name)
+        self._arity: dict[tuple[int, int, str], int] = {}
+
+    def run(self):
+        out = super().run()
+        for r in out.refs:
+            r.arity = self._arity.get((r.line, r.col, r.name))
+        return out
+
+    def _call_ref(self, ts, name: str, recv: str | None, kind: str = "calls") -> None:
+        args = ts.child_by_field_name("arguments")
+        if args is not None:
+            self._arity[(ts.start_point[0] + 1, ts.start_point[1], name[:200])] = sum(
+                1 for a in args.named_children if a.type == "argument"
+            )
+        self.ref(ts, kind, name, recv)
 
     # ---------------------------------------------------------------- namespaces
     def begin(self, root) -> None:
@@ -183,7 +212,7 @@ class CSharpExtractor(Extractor):
         elif capture == "reference.new":
             name = chain(ts.child_by_field_name("type"))
             if name and name.split(".", 1)[0] not in PREDEFINED:
-                self.call_ref(ts, name, "instantiates")
+                self._call_ref(ts, name, name.rsplit(".", 1)[0] if "." in name else None, "instantiates")
         elif capture == "import":
             self._using(ts)
         elif capture.startswith("local."):
@@ -299,8 +328,10 @@ class CSharpExtractor(Extractor):
     def _local(self, capture: str, ts) -> None:
         if capture == "local.parameter":
             name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
-            if name is not None and tname:
-                self.type_fact(ts, text(name), tname)
+            if name is not None:
+                self.local_name(ts, text(name))
+                if tname:
+                    self.type_fact(ts, text(name), tname)
         elif capture == "local.variable":
             decl = (
                 ts
@@ -313,17 +344,19 @@ class CSharpExtractor(Extractor):
             for v in decl.named_children:
                 if v.type == "variable_declarator":
                     name = v.child_by_field_name("name")
+                    if name is None:
+                        continue
+                    self.local_name(ts, text(name))
                     vt = tname or self._initialised(v)
-                    if name is not None and vt:
+                    if vt:
                         self.type_fact(ts, text(name), vt)
-        elif capture == "local.foreach":
-            name, tname = ts.child_by_field_name("left"), type_name(ts.child_by_field_name("type"))
-            if name is not None and name.type == "identifier" and tname:
-                self.type_fact(ts, text(name), tname)
-        elif capture == "local.out":
-            name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
-            if name is not None and tname:
-                self.type_fact(ts, text(name), tname)
+        elif capture in ("local.foreach", "local.out"):
+            name = ts.child_by_field_name("left" if capture == "local.foreach" else "name")
+            tname = type_name(ts.child_by_field_name("type"))
+            if name is not None and name.type == "identifier":
+                self.local_name(ts, text(name))
+                if tname:
+                    self.type_fact(ts, text(name), tname)
 
     def _call(self, ts) -> None:
         fn = ts.child_by_field_name("function")
@@ -333,9 +366,9 @@ class CSharpExtractor(Extractor):
         if t == "identifier":
             name = text(fn)
             if name not in BUILTINS:
-                self.ref(ts, "calls", name, None)
+                self._call_ref(ts, name, None)
         elif t == "generic_name":
-            self.ref(ts, "calls", text(fn.named_children[0]), None)
+            self._call_ref(ts, text(fn.named_children[0]), None)
         elif t == "member_access_expression":
             name_node = fn.child_by_field_name("name")
             tail = chain(name_node) if name_node is not None else None
@@ -344,9 +377,9 @@ class CSharpExtractor(Extractor):
             head = fn.child_by_field_name("expression")
             recv = chain(head) if head is not None else None
             if recv is None:
-                self.ref(ts, "calls", f"<expr>.{tail}", "<expr>")
+                self._call_ref(ts, f"<expr>.{tail}", "<expr>")
             else:
-                self.ref(ts, "calls", f"{recv}.{tail}", recv)
+                self._call_ref(ts, f"{recv}.{tail}", recv)
         elif t == "conditional_access_expression":
             cond = fn.child_by_field_name("condition")
             binding = next((c for c in fn.named_children if c.type == "member_binding_expression"), None)
@@ -356,7 +389,7 @@ class CSharpExtractor(Extractor):
             recv = chain(cond)
             if tail:
                 recv = recv or "<expr>"
-                self.ref(ts, "calls", f"{recv}.{tail}", recv)
+                self._call_ref(ts, f"{recv}.{tail}", recv)
 
     def _using(self, ts) -> None:
         alias = ts.child_by_field_name("name")
@@ -401,6 +434,11 @@ class CSharpExtractor(Extractor):
                 node.return_type = squash(text(ret), 120)
         elif ts.type == "property_declaration":
             typ = ts.child_by_field_name("type")
+            if typ is not None:
+                node.return_type = squash(text(typ), 120)
+        elif ts.type in ("field_declaration", "event_field_declaration"):
+            decl = next((c for c in ts.named_children if c.type == "variable_declaration"), None)
+            typ = decl.child_by_field_name("type") if decl is not None else None
             if typ is not None:
                 node.return_type = squash(text(typ), 120)
         tparams = next((c for c in ts.children if c.type == "type_parameter_list"), None)
@@ -472,7 +510,15 @@ class CSharp(LanguageModule):
                 if node.kind in ("class", "struct", "interface"):
                     parts[node.qualified_name].append(node)
         usings = {f.path: [b.module for b in f.imports if not b.local] for f in files}
-        project.lang_state["csharp"] = _Namespaces(dict(by_namespace), dict(of_file), usings)
+        state = _Namespaces(dict(by_namespace), dict(of_file), usings)
+        project.lang_state["csharp"] = state
+        for f in files:
+            for n in f.nodes:
+                if n.kind == "method" and (n.signature or "").startswith("(this "):
+                    first = _overloads.split_params(n.signature)[0][len("this ") :]
+                    this_type = _simple_type(first.rsplit(" ", 1)[0]) if " " in first else None
+                    if this_type:
+                        state.extensions[n.name].append((n, _ALIASES.get(this_type, this_type)))
         for nodes in parts.values():
             if len(nodes) > 1:
                 _merge_partial(project, nodes)
@@ -485,6 +531,78 @@ class CSharp(LanguageModule):
     def visible_files(self, project, path: str) -> list[str]:
         ns: _Namespaces = project.lang_state["csharp"]
         return ns.visible(path)
+
+    _busy = False
+
+    def resolve_ref(self, project, path: str, ref):
+        """Calls: the generic rules, then the overload the argument count names; a member call the
+        receiver's type does not answer may be an extension method (a ``this T`` parameter of a
+        static method in a namespace the file sees, whose T is the receiver's declared type)."""
+        if ref.kind != "calls" or self._busy:
+            return None
+        from codegraph.index.resolve import _resolve_ref
+
+        CSharp._busy = True
+        try:
+            target, how = _resolve_ref(project, path, ref)
+        finally:
+            CSharp._busy = False
+        if target is not None:
+            return _overloads.pick(project, target, how, ref.arity)
+        recv = ref.receiver
+        if recv and not recv.startswith("<") and recv not in self.self_names | self.super_names:
+            hit = _extension(project, path, ref)
+            if hit is not None:
+                return hit
+        return None, ""
+
+
+def _declared_type(project, path: str, source_id: str, expr: str) -> str | None:
+    """The simple type name the code declares for ``expr``: a parameter, local, field or property
+    (``x``, ``this.x``), or a member of one (``a.B`` through ``a``'s project type), else None."""
+    head, _, rest = expr.partition(".")
+    if head == "this" and rest:
+        head, _, rest = rest.partition(".")
+    name = None
+    scope_ids = [n.id for n in project.scopes(source_id)]
+    for sid in scope_ids:
+        names = project.types.get(sid, {}).get(head)
+        if names:
+            name = next(iter(names)) if len(names) == 1 else None
+            break
+    for part in rest.split(".") if rest else ():
+        if name is None:
+            return None
+        cls = project.class_of(path, source_id, name)
+        member = project.member(cls.id, part) if cls is not None else None
+        if member is None or not member.return_type:
+            return None
+        name = _simple_type(member.return_type)
+    return name
+
+
+def _simple_type(text_: str) -> str:
+    return text_.split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1].strip()
+
+
+def _extension(project, path: str, ref) -> tuple[Node, str] | None:
+    """An extension method a member call on a receiver of a known declared type means."""
+    state: _Namespaces = project.lang_state["csharp"]
+    method = ref.name.rsplit(".", 1)[-1]
+    cands = state.extensions.get(method)
+    if not cands:
+        return None
+    recv_type = _declared_type(project, path, ref.source, ref.receiver)
+    if recv_type is None:
+        return None
+    seen = set(state.visible(path)) | {path}
+    aliases = {recv_type, _ALIASES.get(recv_type, recv_type)}
+    fitting = [n for n, this_type in cands if n.file_path in seen and this_type in aliases]
+    if not fitting:
+        return None
+    if len({project.parent.get(n.id) for n in fitting}) != 1:
+        return None  # the same extension name on that type in two classes: the imports decide, not us
+    return _overloads.pick(project, fitting[0], "extension", ref.arity)
 
 
 def _merge_partial(project, nodes: list[Node]) -> None:
@@ -521,6 +639,7 @@ class _Namespaces:
         self.files = files
         self.of_file = of_file
         self.usings = usings
+        self.extensions: dict[str, list[tuple[Node, str]]] = defaultdict(list)
         self._visible: dict[str, list[str]] = {}
 
     def visible(self, path: str) -> list[str]:

@@ -138,14 +138,31 @@ def test_csharp_a_constructor_call_instantiates_the_type(cs):
     assert not any(t.endswith("::Money::Money") for _, t in edges_of(cs, "calls"))
 
 
-def test_csharp_overloads_are_told_apart_where_the_call_names_one(cs):
-    # Deposit(decimal) delegates to Deposit(decimal, string), declared at line 38
-    rows = cs.conn.execute(
-        "SELECT t.start_line FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
-        " WHERE e.kind = 'calls' AND s.qualified_name = ? AND s.start_line = 33",
-        (f"{ACC}::Account::Deposit",),
+def deposit_lines_called_from(reader, qname, start_line=None):
+    rows = reader.conn.execute(
+        "SELECT s.start_line, t.start_line, e.metadata FROM edges e JOIN nodes s ON s.id = e.source"
+        " JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls' AND s.qualified_name = ?"
+        " AND t.qualified_name = ?",
+        (qname, f"{ACC}::Account::Deposit"),
     ).fetchall()
-    assert [tuple(r) for r in rows] == [(38,)]
+    return sorted(
+        (t, json.loads(m)["resolvedBy"]) for s, t, m in rows if start_line is None or s == start_line
+    )
+
+
+def test_csharp_overloads_are_told_apart_by_argument_count(cs):
+    # Deposit(decimal) at line 33 delegates to Deposit(decimal, string) at line 38
+    assert deposit_lines_called_from(cs, f"{ACC}::Account::Deposit", 33) == [(38, "member")]
+    # Program.Main: bob.Deposit(5m) takes one argument
+    assert deposit_lines_called_from(cs, "Ledger.App::Program::Main") == [(33, "type-inference")]
+    assert deposit_lines_called_from(cs, f"{SVC}::TransferService::Transfer") == [(38, "type-inference")]
+
+
+def test_csharp_extension_methods_bind_through_the_receivers_declared_type(cs):
+    # `decimal capped = ...; capped.WithTax(0m)` with `using Ledger.Core.Util;` in TransferService.cs
+    assert edge_at(cs, "src/Ledger.Core/Services/TransferService.cs", 29, "capped.WithTax") == [
+        ("calls", "Ledger.Core.Util::DecimalExtensions::WithTax")
+    ]
 
 
 def test_csharp_builtins_external_and_dynamic_calls_stay_unresolved(cs):
