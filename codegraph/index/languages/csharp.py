@@ -551,7 +551,7 @@ class CSharp(LanguageModule):
             return _overloads.pick(project, target, how, ref.arity)
         recv = ref.receiver
         if recv and not recv.startswith("<") and recv not in self.self_names | self.super_names:
-            hit = _extension(project, path, ref)
+            hit = _through_members(project, path, ref) or _extension(project, path, ref)
             if hit is not None:
                 return hit
         return None, ""
@@ -583,6 +583,18 @@ def _declared_type(project, path: str, source_id: str, expr: str) -> str | None:
 
 def _simple_type(text_: str) -> str:
     return text_.split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1].strip()
+
+
+def _through_members(project, path: str, ref) -> tuple[Node, str] | None:
+    """``a.B.M()``: the member ``M`` of the declared type of ``a``'s field or property ``B``."""
+    if "." not in ref.receiver:
+        return None
+    recv_type = _declared_type(project, path, ref.source, ref.receiver)
+    cls = project.class_of(path, ref.source, recv_type) if recv_type else None
+    target = project.member(cls.id, ref.name.rsplit(".", 1)[-1]) if cls is not None else None
+    if target is None or target.kind not in ("method", "function"):
+        return None
+    return _overloads.pick(project, target, "member-type", ref.arity)
 
 
 def _extension(project, path: str, ref) -> tuple[Node, str] | None:
