@@ -76,12 +76,33 @@ def chain(node) -> str | None:
 def _in_type_body(ts) -> bool:
     """Is ``ts`` a member of a named class, object, trait or enum (not of an anonymous ``new T { }``)?"""
     parent = ts.parent
-    return (
-        parent is not None
-        and parent.type in MEMBER_PARENTS
-        and parent.parent is not None
-        and parent.parent.type in NAMED_TYPES
-    )
+    if parent is None:
+        return False
+    if parent.type in MEMBER_PARENTS:
+        return parent.parent is not None and parent.parent.type in NAMED_TYPES
+    return parent.type == "block" and _detached_owner(parent) is not None
+
+
+def _detached_body(ts):
+    """The ``{ … }`` the grammar left as the next sibling of a class, object or trait that has no
+    body of its own (seen in Scala's library after some doc comments: 66 definitions), else None."""
+    if ts.child_by_field_name("body") is not None:
+        return None
+    nxt = ts.next_sibling
+    if (
+        nxt is not None
+        and nxt.type in ("block", "template_body")
+        and nxt.start_point[0] <= ts.end_point[0] + 1
+    ):
+        return nxt
+    return None
+
+
+def _detached_owner(block):
+    prev = block.prev_sibling
+    if prev is not None and prev.type in NAMED_TYPES and _detached_body(prev) == block:
+        return prev
+    return None
 
 
 def _in_anonymous_class(ts) -> bool:
@@ -98,6 +119,7 @@ class ScalaExtractor(Extractor):
     def __init__(self, path: str, source: bytes, lang):
         super().__init__(path, source, lang)
         self._arity: dict[tuple[int, int, str], int] = {}
+        self._aliases: list[tuple[int, int, str]] = []  # (start, end, name) of `self =>` aliases of `this`
 
     def run(self):
         out = super().run()
@@ -108,7 +130,18 @@ class ScalaExtractor(Extractor):
     def _call_ref(self, ts, name: str, recv: str | None, arity: int | None, kind: str = "calls") -> None:
         if arity is not None:
             self._arity[(ts.start_point[0] + 1, ts.start_point[1], name[:200])] = arity
-        self.ref(ts, kind, name, recv)
+        self.ref(ts, kind, name, self._dealias(ts.start_byte, recv))
+
+    def _dealias(self, byte: int, recv: str | None) -> str | None:
+        """``self.m()`` under a ``self =>`` alias of the enclosing template means ``this.m()``: the
+        receiver becomes ``this`` (the reference keeps its written name)."""
+        if not recv or not self._aliases:
+            return recv
+        head, dot, rest = recv.partition(".")
+        for start, end, alias in reversed(self._aliases):
+            if start <= byte < end and head == alias:
+                return "this" + dot + rest
+        return recv
 
     # ---------------------------------------------------------------- packages
     def begin(self, root) -> None:
@@ -152,6 +185,11 @@ class ScalaExtractor(Extractor):
                 self._call_ref(ts, f"{recv}.{text(op)}", recv, 1)
         elif capture == "import":
             self._import(ts)
+        elif capture == "alias.self":  # sorts before the references
+            name = next((c for c in ts.named_children if c.type == "identifier"), None)
+            body = ts.parent
+            if name is not None and text(name) != "this" and body is not None:
+                self._aliases.append((body.start_byte, body.end_byte, text(name)))
         elif capture == "local.parameter":
             name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
             if name is not None:
@@ -168,7 +206,7 @@ class ScalaExtractor(Extractor):
         name = ts.child_by_field_name("name")
         if what in ("class", "object", "trait", "enum"):
             kind = {"class": "class", "object": "class", "trait": "trait", "enum": "enum"}[what]
-            d = self.add_def(ts, kind, name)
+            d = self.add_def(ts, kind, name, end=_detached_body(ts))
             if d is not None:
                 self._bases(d, ts)
         elif what == "enum_member":
@@ -300,7 +338,7 @@ class ScalaExtractor(Extractor):
             return
         name = chain(ts)
         if name and "." in name:
-            self.ref(ts, "calls", name, name.rsplit(".", 1)[0])
+            self.ref(ts, "calls", name, self._dealias(ts.start_byte, name.rsplit(".", 1)[0]))
 
     def _import(self, ts) -> None:
         path: list[str] = []
@@ -355,6 +393,10 @@ class ScalaExtractor(Extractor):
             case = any(c.type == "case" for c in ts.children)
             sig = squash(text(params)) if params is not None else ""
             node.signature = ("case class " + d.name + sig) if case else (sig or None)
+        elif ts.type == "type_definition":
+            target = ts.child_by_field_name("type")
+            if target is not None:
+                node.return_type = squash(text(target), 120)
         elif ts.type in ("val_definition", "var_definition", "val_declaration", "var_declaration"):
             typ = ts.child_by_field_name("type")
             if typ is not None:
@@ -421,6 +463,8 @@ class Scala(LanguageModule):
         state = _Packages(dict(packages), opened)
         project.lang_state["scala"] = state
         for f in files:
+            state.imported[f.path] = {b.local: f"{b.module}.{b.imported}" for b in f.imports if b.local}
+        for f in files:
             state.wildcards[f.path] = [
                 hit
                 for b in f.imports
@@ -456,7 +500,8 @@ class Scala(LanguageModule):
         finally:
             Scala._busy = False
         if target is None:
-            return None, ""
+            hit = _through_alias(project, path, ref) if ref.kind == "calls" else None
+            return hit if hit is not None else (None, "")
         return _overloads.pick(project, target, how, ref.arity)
 
 
@@ -478,12 +523,61 @@ def _pair_companions(project, f, companions: dict[str, Node]) -> None:
             continue
         obj = objects[0]
         companions[types[0].id] = obj
+        # `Companion.Inner` in type position (`extends FlatHashTable.HashUtils[A]`): the object's
+        # nested types are reachable through the name, which now means the class
+        members = project.children[types[0].id]
+        for member, hits in project.children.get(obj.id, {}).items():
+            for h in hits:
+                if h.kind in ("class", "trait", "type_alias", "enum") and h not in members[member]:
+                    members[member].append(h)
         lists = [project.children[parent].get(name), project.global_by_name.get(name)]
         if parent == file_id:
             lists.append(project.top[f.path].get(name))
         for hits in lists:
             if hits and obj in hits:
                 hits.remove(obj)
+
+
+def _through_alias(project, path: str, ref) -> tuple[Node, str] | None:
+    """A member call on a value whose declared type is a type alias (``num: Numeric[T]`` with the
+    package object's ``type Numeric[T] = scala.math.Numeric[T]``): the member of the aliased type."""
+    recv = ref.receiver
+    if not recv or recv.startswith("<"):
+        return None
+    typed = project.type_of(path, ref.source, recv)
+    seen = 0
+    while typed is not None and typed.kind == "type_alias" and typed.return_type and seen < 4:
+        typed = resolve_type(project, typed.file_path, typed.id, typed.return_type)
+        seen += 1
+    if typed is None or typed.kind == "type_alias":
+        return None
+    member = project.member(typed.id, ref.name.rsplit(".", 1)[-1])
+    if member is None or member.kind not in ("method", "function"):
+        return None
+    return _overloads.pick(project, member, "type-alias", ref.arity)
+
+
+def resolve_type(project, path: str, scope_id: str, written: str) -> Node | None:
+    """The definition a written type names: as the file sees it, else as a fully qualified name
+    (``scala.math.Numeric[T]``: package ``scala.math``, then its definition ``Numeric``)."""
+    base = written.split("[", 1)[0].strip()
+    if not base or not base.replace(".", "").replace("_", "").isalnum():
+        return None
+    hit = project.resolve_dotted(path, scope_id, base)
+    if isinstance(hit, Node):
+        return hit
+    state: _Packages = project.lang_state["scala"]
+    parts = base.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        files = state.packages.get(".".join(parts[:cut]))
+        if not files:
+            continue
+        found = {n.id: n for f in files for n in project.top.get(f, {}).get(parts[cut], ())}
+        current = next(iter(found.values())) if len(found) == 1 else None
+        for part in parts[cut + 1 :]:
+            current = project.member(current.id, part) if current is not None else None
+        return current
+    return None
 
 
 def _is_object(node: Node) -> bool:
@@ -537,6 +631,7 @@ class _Packages:
         self.opened = opened
         self.wildcards: dict[str, list[str]] = {}
         self.companions: dict[str, Node] = {}  # class or trait id -> its companion object
+        self.imported: dict[str, dict[str, str]] = {}  # file -> local name -> imported dotted path
         self._visible: dict[str, list[str]] = {}
 
     def package_named(self, from_path: str, spec: str) -> str | None:
@@ -548,6 +643,14 @@ class _Packages:
             full = f"{outer}.{spec}"
             if full in self.packages:
                 return full
+        head, dot, rest = spec.partition(".")
+        named = self.imported.get(from_path, {}).get(head)
+        if (
+            named is not None and named != spec
+        ):  # `import scala.collection.immutable` then `import immutable.X`
+            hit = self.package_named(from_path, named + dot + rest)
+            if hit is not None:
+                return hit
         return None
 
     def visible(self, path: str) -> list[str]:

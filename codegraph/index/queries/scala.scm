@@ -29,3 +29,5 @@
 ; their definitions).
 (parameter name: (identifier) type: (_)) @local.parameter
 (class_parameter name: (identifier) type: (_)) @local.class_parameter
+; `{ self => ... }`: a name for `this` inside the template.
+(template_body (self_type) @alias.self)

@@ -153,6 +153,11 @@ def test_scala_super_calls_reach_the_parent(scala):
     assert ("Customer::displayName", "Named::displayName") in edges_of(scala, "calls")
 
 
+def test_scala_a_self_alias_means_this(scala):
+    # trait Named { self => ... self.displayName }
+    assert callee_names(scala, "Named.greeting") == ["Named::displayName"]
+
+
 def test_scala_builtins_stdlib_and_unknown_receivers_stay_unresolved(scala):
     unresolved = unresolved_names(scala)
     assert {"println", "require", "math.max", "Console.println", "helpers.lookup", "BigDecimal"} <= unresolved
