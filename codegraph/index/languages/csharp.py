@@ -557,7 +557,7 @@ class CSharp(LanguageModule):
         return None, ""
 
 
-def _declared_type(project, path: str, source_id: str, expr: str) -> str | None:
+def _declared_type(project, path: str, source_id: str, expr: str, depth: int = 0) -> str | None:
     """The simple type name the code declares for ``expr``: a parameter, local, field or property
     (``x``, ``this.x``), or a member of one (``a.B`` through ``a``'s project type), else None."""
     head, _, rest = expr.partition(".")
@@ -570,6 +570,13 @@ def _declared_type(project, path: str, source_id: str, expr: str) -> str | None:
         if names:
             name = next(iter(names)) if len(names) == 1 else None
             break
+    if name is not None and "." in name and depth < 3:
+        # `var x = a.M()`: the declared return type of M on a's type
+        recv, _, method = name.rpartition(".")
+        recv_type = _declared_type(project, path, source_id, recv, depth + 1)
+        cls = project.class_of(path, source_id, recv_type) if recv_type else None
+        member = project.member(cls.id, method) if cls is not None else None
+        name = _simple_type(member.return_type) if member is not None and member.return_type else None
     for part in rest.split(".") if rest else ():
         if name is None:
             return None
@@ -586,9 +593,8 @@ def _simple_type(text_: str) -> str:
 
 
 def _through_members(project, path: str, ref) -> tuple[Node, str] | None:
-    """``a.B.M()``: the member ``M`` of the declared type of ``a``'s field or property ``B``."""
-    if "." not in ref.receiver:
-        return None
+    """``a.B.M()``: the member ``M`` of the declared type of ``a``'s field or property ``B``; and
+    ``x.M()`` after ``var x = a.N()``: the member of what ``N`` is declared to return."""
     recv_type = _declared_type(project, path, ref.source, ref.receiver)
     cls = project.class_of(path, ref.source, recv_type) if recv_type else None
     target = project.member(cls.id, ref.name.rsplit(".", 1)[-1]) if cls is not None else None

@@ -500,7 +500,9 @@ class Scala(LanguageModule):
         finally:
             Scala._busy = False
         if target is None:
-            hit = _through_alias(project, path, ref) if ref.kind == "calls" else None
+            hit = None
+            if ref.kind == "calls":
+                hit = _through_alias(project, path, ref) or _through_members(project, path, ref)
             return hit if hit is not None else (None, "")
         return _overloads.pick(project, target, how, ref.arity)
 
@@ -555,6 +557,25 @@ def _through_alias(project, path: str, ref) -> tuple[Node, str] | None:
     if member is None or member.kind not in ("method", "function"):
         return None
     return _overloads.pick(project, member, "type-alias", ref.arity)
+
+
+def _through_members(project, path: str, ref) -> tuple[Node, str] | None:
+    """``a.b.m()``: the member ``m`` of the declared type of ``a``'s val or parameterless def ``b``
+    (``parent.serializer.readObject(...)`` with ``val serializer: JavaSerializer``)."""
+    recv = ref.receiver
+    if not recv or "." not in recv or recv.startswith("<"):
+        return None
+    head, *rest = recv.split(".")
+    current = project.type_of(path, ref.source, head)
+    for part in rest:
+        member = project.member(current.id, part) if current is not None else None
+        if member is None or not member.return_type:
+            return None
+        current = resolve_type(project, member.file_path, member.id, member.return_type)
+    target = project.member(current.id, ref.name.rsplit(".", 1)[-1]) if current is not None else None
+    if target is None or target.kind not in ("method", "function"):
+        return None
+    return _overloads.pick(project, target, "member-type", ref.arity)
 
 
 def resolve_type(project, path: str, scope_id: str, written: str) -> Node | None:

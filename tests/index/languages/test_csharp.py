@@ -127,6 +127,7 @@ def test_csharp_typed_fields_parameters_and_locals_type_their_receivers(cs):
     assert f"{SVC}::IAccountStore::Find" in transfer  # _store is an IAccountStore field
     assert f"{SVC}::IAccountStore::Save" in transfer  # this._store.Save(...)
     assert f"{ACC}::Account::Deposit" in transfer  # Account target = ...
+    assert f"{ACC}::Account::Withdraw" in transfer  # var source = _store.Find(from): Find returns Account
     main = callee_names(cs, "Program.Main")
     assert f"{SVC}::TransferService::Transfer" in main  # var service = new TransferService(store)
     assert f"{SVC}::InMemoryAccountStore::Save" in main  # var store = new Store() (an alias)
