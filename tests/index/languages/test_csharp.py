@@ -216,3 +216,45 @@ def test_every_operation_answers_on_the_csharp_fixture(cs, monkeypatch):
         text = result["content"][0]["text"]
         assert result["isError"] is False, (tool, text[:400])
         assert expected in text, (tool, text[:1500])
+
+
+def test_csharp_sync_after_editing_a_partial_part_equals_a_full_index(tmp_path):
+    import os
+    import shutil
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+    from tests.conftest import FIXTURES
+
+    def graph(root):
+        with Reader(root) as r:
+            return (
+                set(r.conn.execute("SELECT id, kind, qualified_name, start_line FROM nodes")),
+                set(r.conn.execute("SELECT source, target, kind, line, col FROM edges")),
+                set(r.conn.execute("SELECT from_node_id, reference_name, line FROM unresolved_refs")),
+            )
+
+    live = tmp_path / "live"
+    shutil.copytree(FIXTURES / "repos" / "csharp", live)
+    index_project(ProjectPaths(live.resolve()), workers=1)
+    audit = live / "src/Ledger.Core/Accounts/Account.Audit.cs"
+    # Record moves out of the audit half; a new file takes the name over in a third part
+    audit.write_text(
+        audit.read_text().replace("private void Record(string what)", "private void Note(string what)")
+    )
+    (live / "src/Ledger.Core/Accounts/Account.Record.cs").write_text(
+        "namespace Ledger.Core.Accounts;\n\npublic partial class Account\n{\n"
+        "    private void Record(string what) { Note(what); }\n}\n"
+    )
+    st = audit.stat()
+    os.utime(audit, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    index_project(ProjectPaths(live.resolve()), workers=1)
+    fresh = tmp_path / "fresh"
+    shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
+    index_project(ProjectPaths(fresh.resolve()), workers=1)
+    assert graph(live) == graph(fresh)
+    with Reader(live) as r:
+        assert f"{ACC}::Account::Record" in {
+            s.node.qualified_name for g in callees(r, "Account.Withdraw").groups for s in g.sites
+        }

@@ -191,3 +191,37 @@ def test_every_operation_answers_on_the_scala_fixture(scala, monkeypatch):
         text = result["content"][0]["text"]
         assert result["isError"] is False, (tool, text[:400])
         assert expected in text, (tool, text[:1500])
+
+
+def test_scala_sync_after_editing_a_companion_equals_a_full_index(tmp_path):
+    import os
+    import shutil
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+    from tests.conftest import FIXTURES
+
+    def graph(root):
+        with Reader(root) as r:
+            return (
+                set(r.conn.execute("SELECT id, kind, qualified_name, start_line FROM nodes")),
+                set(r.conn.execute("SELECT source, target, kind, line, col FROM edges")),
+                set(r.conn.execute("SELECT from_node_id, reference_name, line FROM unresolved_refs")),
+            )
+
+    live = tmp_path / "live"
+    shutil.copytree(FIXTURES / "repos" / "scala", live)
+    index_project(ProjectPaths(live.resolve()), workers=1)
+    order = live / ORDER
+    # the companion's explicit apply goes away: Order("o-1") now constructs the case class
+    order.write_text(order.read_text().replace("def apply(id: String)", "def named(id: String)"))
+    st = order.stat()
+    os.utime(order, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    index_project(ProjectPaths(live.resolve()), workers=1)
+    fresh = tmp_path / "fresh"
+    shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
+    index_project(ProjectPaths(fresh.resolve()), workers=1)
+    assert graph(live) == graph(fresh)
+    with Reader(live) as r:
+        assert edges_at(r, MAIN, 9) == [("Order", "instantiates", "Order", 6, "package")]  # via shop.model._
