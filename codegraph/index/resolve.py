@@ -84,13 +84,16 @@ class _Project:
             top: dict[str, list[Node]] = defaultdict(list)
             for n in f.nodes:
                 self.nodes[n.id] = n
+            # a member written outside its type is never a top-level name, even when its owner does
+            # not resolve (a Rust impl for a foreign type, a Swift extension of an SDK class)
+            owned = {nid for nid, _ in f.owners}
             for parent, child in f.contains:
                 self.parent[child] = parent
                 node = self.nodes[child]
                 if node.kind == "import":
                     continue
                 self.children[parent][node.name].append(node)
-                if parent == file_id:
+                if parent == file_id and child not in owned:
                     top[node.name].append(node)
                     if node.kind in TYPE_TARGETS or node.kind == "function":
                         self.global_by_name[node.name].append(node)
