@@ -1,8 +1,8 @@
 """Swift: ``.swift``.
 
-A module is a target folder: ``Sources/<Target>/`` or ``Tests/<Target>/`` (SwiftPM), else the
-top-level folder a file sits in (a CocoaPods or Xcode target such as ``Capacitor/``); every file of a
-module sees the others' top-level names without an import, and ``import X`` makes module ``X``'s
+A module is a target folder: ``Sources/<Target>/`` or ``Tests/<Target>/`` (SwiftPM); the project's
+other Swift files make one module (a CocoaPods or Xcode target); every file of a module sees the
+others' top-level names without an import, and ``import X`` makes module ``X``'s
 names visible. ``class_declaration`` stands for class, struct, enum, actor and extension (its
 ``declaration_kind``); an extension's members belong to the extended type (``Type::member``) and, when
 the type is declared in the same file, its conformances are that type's ``implements`` edges. A bare
@@ -286,6 +286,18 @@ class SwiftExtractor(Extractor):
             d = self._types.get(tname)
             if d is not None:
                 self.base_ref(d, "implements", proto, node)
+        # a func declared inside an extension's method is qualified by the extended type too
+        by_node = {(d.ts.start_byte, d.ts.end_byte): d for d in defs}
+        for d in defs:
+            if d.owner is not None:
+                continue
+            p = d.ts.parent
+            while p is not None and p.type not in DECLS:
+                outer = by_node.get((p.start_byte, p.end_byte)) if p.type in FUNCTION_NODES else None
+                if outer is not None and (outer.owner or outer.qualifier):
+                    d.qualifier = outer.owner or outer.qualifier
+                    break
+                p = p.parent
         return defs
 
     def node_details(self, node: Node, d: Def) -> None:
@@ -512,12 +524,14 @@ _FILE_SCOPE = _FileScope()
 
 
 def module_root(path: str) -> str:
-    """The folder of a file's module: ``Sources/<T>`` / ``Tests/<T>``, else its top-level folder."""
+    """The folder of a file's module: ``Sources/<T>`` / ``Tests/<T>`` (SwiftPM targets); every other
+    Swift file of the project is one module (a CocoaPods / Xcode target lists its sources in a podspec
+    or project file we do not read: VisionCamera's pod is ``ios/`` plus ``nitrogen/generated/``)."""
     parts = path.split("/")
     for i, p in enumerate(parts[:-2]):
         if p in ("Sources", "Tests"):
             return "/".join(parts[: i + 2])
-    return parts[0] if len(parts) > 1 else ""
+    return ""
 
 
 LANGUAGES = (Swift(),)
