@@ -38,6 +38,11 @@ SMART_POINTERS = frozenset({"Box", "Arc", "Rc"})
 OPAQUE_MACROS = frozenset({"macro_rules", "include", "include_str", "include_bytes", "concat", "stringify"})
 ROOT_DIRS = ("tests", "examples", "benches")
 PATH_HEADS = frozenset({"crate", "super"})
+# Item-level macros whose ``{ … }`` body is plain items (``cfg_rt! { impl Handle { … } }`` in tokio,
+# ``pin_project! { pub struct S { #[pin] f: F } }``): read as if the items stood there themselves.
+ITEM_MACROS = frozenset({"pin_project", "feature"})
+ITEM_MACRO_PREFIX = "cfg_"
+MAX_UNWRAP_PASSES = 4
 _WRAP = {b"(": (b"fn __cg() { __cg", b"; }"), b"[": (b"fn __cg() { ", b"; }"), b"{": (b"fn __cg() ", b"")}
 
 
@@ -138,7 +143,50 @@ def _doc(ts) -> str | None:
     return squash(doc, MAX_DOCSTRING) if doc else None
 
 
+def unwrap_item_macros(source: bytes, parser) -> bytes:
+    """``source`` with the ``name! {`` and closing ``}`` of item-level ``cfg_*!`` / ``pin_project!``
+    blocks blanked out (same length, newlines kept), so the items inside parse as items. Byte offsets,
+    lines and columns of everything else stay the same."""
+    for _ in range(MAX_UNWRAP_PASSES):
+        tree = parser.parse(source)
+        spans: list[tuple[int, int]] = []
+        stack = [tree.root_node]
+        while stack:
+            n = stack.pop()
+            for c in n.children:
+                if c.type in ("declaration_list", "source_file"):
+                    stack.append(c)
+                elif c.type in ("impl_item", "trait_item", "mod_item"):
+                    body = c.child_by_field_name("body")
+                    if body is not None:
+                        stack.append(body)
+                elif c.type == "macro_invocation":
+                    macro = c.child_by_field_name("macro")
+                    name = text(macro) if macro is not None else ""
+                    if not (name.startswith(ITEM_MACRO_PREFIX) or name in ITEM_MACROS):
+                        continue
+                    tt = next((t for t in c.named_children if t.type == "token_tree"), None)
+                    if tt is None or source[tt.start_byte : tt.start_byte + 1] != b"{":
+                        continue
+                    spans.append((c.start_byte, tt.start_byte + 1))
+                    spans.append((tt.end_byte - 1, tt.end_byte))
+        if not spans:
+            return source
+        buf = bytearray(source)
+        for start, end in spans:
+            buf[start:end] = bytes(b if b == 0x0A else 0x20 for b in buf[start:end])
+        source = bytes(buf)
+    return source
+
+
 class RustExtractor(Extractor):
+    def run(self):
+        if b"! {" in self.source or b"!{" in self.source:
+            from codegraph.index.languages import parser_for
+
+            self.source = unwrap_item_macros(self.source, parser_for(self.lang.grammar))
+        return super().run()
+
     def __init__(self, path, source, lang):
         super().__init__(path, source, lang)
         self._impls: list[tuple[object, str, object]] = []  # (type name, trait name, trait node)

@@ -160,3 +160,10 @@ def test_every_operation_answers_on_the_rust_fixture(rust, tool, monkeypatch):
     text = result["content"][0]["text"]
     assert result["isError"] is False, text[:500]
     assert expected in text, text[:1500]
+
+
+def test_items_inside_cfg_macro_blocks_are_definitions(rust):
+    (node,) = rust.nodes_named("fast_hypot")
+    assert (node.kind, node.start_line) == ("function", 34)
+    assert node.docstring == "A hypotenuse behind a feature flag: the items of a cfg_*! block are items."
+    assert ("fast_hypot", "shapes/src/util.rs", "hypot") in edges(rust, "calls")
