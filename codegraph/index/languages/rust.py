@@ -271,7 +271,7 @@ class RustExtractor(Extractor):
         while p is not None:
             if p.type == "impl_item":
                 return p
-            if p.type in ("function_item", "trait_item", "mod_item", "source_file"):
+            if p.type in ("trait_item", "mod_item", "source_file"):
                 return None
             p = p.parent
         return None
@@ -509,6 +509,10 @@ class RustExtractor(Extractor):
             name = text(fn)
             if name == "__cg":
                 return
+            if name == "Self":  # a tuple struct's constructor inside its impl
+                name = self._self_type(ts)
+                if name is None:
+                    return
             emit(ts, "calls", name, None)
         elif t == "scoped_identifier":
             segs = _segments(fn)

@@ -88,7 +88,8 @@ def test_typed_fields_params_and_lets_pick_the_method(rust):
 def test_struct_expressions_instantiate_the_struct(rust):
     inst = edges(rust, "instantiates")
     assert ("Circle::new", "shapes/src/circle.rs", "Circle") in inst
-    assert ("Report::new", "app/src/report.rs", "Report") in inst  # Report { .. } inside fn -> Self
+    assert ("Report::new", "app/src/report.rs", "Report") in inst
+    assert ("Point::new", "shapes/src/geo/point.rs", "Point") in inst  # Self { x, y } in impl Point
 
 
 def test_calls_inside_macro_arguments_are_read(rust):
