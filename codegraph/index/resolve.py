@@ -68,6 +68,11 @@ class _Project:
         self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.lang_state: dict[str, object] = {}
+        # Types the project only extends (a Swift extension of an SDK class, a Rust impl for a std
+        # type): (family, owner as written) → a container that is never an edge target itself, only
+        # where typed receivers find those members; and member id → its container.
+        self.foreign: dict[tuple[str, str], Node] = {}
+        self.foreign_of: dict[str, Node] = {}
         self.packages: dict[str, list[str]] = {}
         self._dirs: dict[str, list[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
@@ -210,9 +215,12 @@ class _Project:
         when the owner name resolves from the definition's file; otherwise it stays where it is."""
         for path, f in self.files.items():
             file_id = f"file:{path}"
+            lang = self.lang[path]
             for nid, owner in f.owners:
                 target = self.resolve_dotted(path, file_id, owner)
                 if not isinstance(target, Node) or target.kind not in ENCLOSING_TYPES:
+                    if lang.foreign_owners and target is None:
+                        self._add_foreign(lang, owner, self.nodes[nid])
                     continue
                 node = self.nodes[nid]
                 old = self.parent.get(nid)
@@ -231,6 +239,30 @@ class _Project:
         self._scope_cache.clear()
         self._visible_cache.clear()
 
+    def _add_foreign(self, lang, owner: str, node: Node) -> None:
+        key = (lang.family, owner)
+        box = self.foreign.get(key)
+        if box is None:
+            box = Node(
+                id=f"foreign:{lang.family}:{owner}",
+                kind="class",
+                name=owner.rsplit(".", 1)[-1],
+                qualified_name=owner,
+                file_path="",
+                language=lang.label,
+                start_line=0,
+                end_line=0,
+            )
+            self.foreign[key] = box
+        self.children[box.id][node.name].append(node)
+        self.foreign_of[node.id] = box
+
+    def foreign_type(self, path: str, name: str) -> Node | None:
+        """The container of the members a language's files add to a type the project does not
+        declare (``extension AVCaptureDevice { … }``), by the type's name as written."""
+        lang = self.lang[path]
+        return self.foreign.get((lang.family, name)) if lang.foreign_owners else None
+
     def scopes(self, source_id: str) -> list[Node]:
         """Enclosing definitions of ``source_id`` from the innermost out (the node itself first)."""
         chain = self._scope_cache.get(source_id)
@@ -248,6 +280,8 @@ class _Project:
         for n in self.scopes(source_id):
             if n.kind in ENCLOSING_TYPES:
                 return n
+            if n.id in self.foreign_of:
+                return self.foreign_of[n.id]
         return None
 
     def visible(self, path: str) -> dict[str, list[Node]]:
@@ -351,6 +385,8 @@ class _Project:
             method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
             return self.return_class(method) if method is not None else None
         target = self.resolve_dotted(path, scope_id, expr)
+        if target is None:
+            return self.foreign_type(path, expr)
         if not isinstance(target, Node):
             return None
         if target.kind in TYPE_TARGETS:
@@ -408,6 +444,14 @@ class _Project:
         else:
             current, _ = self.lookup_bare(path, source_id, parts[0], allow_unique=True, wanted=TYPE_TARGETS)
             rest = parts[1:]
+            if current is None and rest and self.foreign:
+                # a member of a type the project only extends (``DecodingError.typeMismatch``); the
+                # container itself is never returned
+                for cut in range(len(parts) - 1, 0, -1):
+                    box = self.foreign_type(path, ".".join(parts[:cut]))
+                    if box is not None:
+                        current, rest = box, parts[cut:]
+                        break
         for part in rest:
             if current is None:
                 return None

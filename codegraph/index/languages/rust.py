@@ -17,6 +17,7 @@ scope explicitly), never by a project-wide unique name.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import LanguageModule
@@ -33,6 +34,7 @@ println eprint eprintln format write writeln vec matches unreachable todo unimpl
 """.split()
 )
 # Wrappers that deref to what they hold: ``x: Box<Foo>`` calls Foo's methods.
+_LIFETIME = re.compile(r"'\w+\s*")
 SMART_POINTERS = frozenset({"Box", "Arc", "Rc"})
 # Macros whose arguments are not expressions.
 OPAQUE_MACROS = frozenset({"macro_rules", "include", "include_str", "include_bytes", "concat", "stringify"})
@@ -249,22 +251,28 @@ class RustExtractor(Extractor):
 
     # ------------------------------------------------------------ definitions
     def _impl_owner(self, impl) -> str | None:
-        """The type an impl block is for, as written (``Pool`` for ``impl<T> Pool<T>``); None for a
-        type parameter (``impl<T: X> Y for T``), a tuple, a slice or a reference to one."""
+        """The type an impl block is for, as written (``Pool`` for ``impl<T> Pool<T>``). A trait impl
+        for a type parameter, a reference, a slice or a tuple is named the way Rust spells it
+        (``<&[u8] as Replacer>``): its functions stay members, never top-level names."""
         typ = impl.child_by_field_name("type")
-        name = type_name(typ) if typ is not None else None
-        if name is None:
+        if typ is None:
             return None
+        name = type_name(typ)
         params = impl.child_by_field_name("type_parameters")
-        if params is not None:
+        if name is not None and params is not None:
             generic = {
                 text(p.child_by_field_name("name") or p)
                 for p in params.named_children
                 if p.type in ("type_parameter", "constrained_type_parameter")
             }
             if name in generic:
-                return None
-        return name
+                name = None
+        if name is not None:
+            return name
+        trait = impl.child_by_field_name("trait")
+        if trait is None:
+            return None
+        return f"<{squash(_LIFETIME.sub('', text(typ)), 60)} as {squash(text(trait), 60)}>"
 
     def _enclosing_impl(self, ts):
         p = ts.parent
@@ -287,7 +295,8 @@ class RustExtractor(Extractor):
         owner = self._impl_owner(impl)
         if owner is not None:
             d.owner = owner
-            self._implicit_head(owner, impl)
+            if not owner.startswith("<"):
+                self._implicit_head(owner, impl)
 
     def _function(self, ts) -> None:
         d = self.add_def(ts, "function", ts.child_by_field_name("name"))
@@ -494,7 +503,8 @@ class RustExtractor(Extractor):
 
     def _self_type(self, ts) -> str | None:
         impl = self._enclosing_impl(ts)
-        return self._impl_owner(impl) if impl is not None else None
+        owner = self._impl_owner(impl) if impl is not None else None
+        return owner if owner is not None and not owner.startswith("<") else None
 
     def _call(self, ts, emit) -> None:
         fn = ts.child_by_field_name("function")
@@ -653,6 +663,7 @@ class Rust(LanguageModule):
     self_names = frozenset({"self", "Self"})
     self_type_annotations = frozenset({"Self"})
     unique_fallback = False
+    foreign_owners = True
     test_suffixes = ("_test.rs", "_tests.rs")
     extractor = RustExtractor
 

@@ -446,6 +446,7 @@ class Swift(LanguageModule):
     super_names = frozenset({"super"})
     self_type_annotations = frozenset({"Self"})
     unique_fallback = False
+    foreign_owners = True
     generated_suffixes = (".generated.swift", ".pb.swift", ".grpc.swift")
     extractor = SwiftExtractor
 

@@ -168,3 +168,14 @@ def test_items_inside_cfg_macro_blocks_are_definitions(rust):
     assert (node.kind, node.start_line) == ("function", 34)
     assert node.docstring == "A hypotenuse behind a feature flag: the items of a cfg_*! block are items."
     assert ("fast_hypot", "shapes/src/util.rs", "hypot") in edges(rust, "calls")
+
+
+def test_impl_of_a_project_trait_for_a_std_type_is_found_on_that_type(rust):
+    # impl Locate for Vec<Point>; let corners: Vec<Point> = ..; corners.centroid()
+    calls = edges(rust, "calls")
+    assert ("main", "shapes/src/geo/point.rs", "Vec::centroid") in calls
+    # impl Locate for [Point] is spelled the way Rust does, and stays a member
+    (slice,) = [n for n in rust.nodes_named("centroid") if n.qualified_name.startswith("<")]
+    assert (slice.kind, slice.qualified_name) == ("method", "<[Point] as Locate>::centroid")
+    # self.len() on Vec<Point> inside that impl is Vec's own len, not a project method
+    assert not [c for c in calls if c[0] == "Vec::centroid" and c[2] != "Point::new"]

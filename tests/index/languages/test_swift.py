@@ -158,3 +158,10 @@ def test_every_operation_answers_on_the_swift_fixture(swift, tool, monkeypatch):
     text = result["content"][0]["text"]
     assert result["isError"] is False, text[:500]
     assert expected in text, text[:1500]
+
+
+def test_extension_of_an_sdk_type_is_found_on_receivers_of_that_type(swift):
+    # Shapes: extension String { func shouted() }; App: func title(_ text: String) { text.shouted() }
+    (shouted,) = swift.nodes_named("shouted")
+    assert (shouted.kind, shouted.qualified_name) == ("method", "String::shouted")
+    assert ("Report::title", S + "Circle+Named.swift", "String::shouted") in edges(swift, "calls")
