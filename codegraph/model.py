@@ -64,6 +64,9 @@ class Ref:
     line: int
     col: int
     receiver: str | None = None
+    # The call's argument shape, in its language's notation, for choosing among overloads (Swift:
+    # the argument labels, ``_`` for an unlabelled one); None when the language records none.
+    args: str | None = None
 
 
 @dataclass(slots=True)

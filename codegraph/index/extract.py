@@ -103,8 +103,8 @@ class Extractor:
         self.file_id = node_id(path, "file", "", 0)
         self.defs: list[Def] = []
         self.pending_refs: list[
-            tuple[int, str, str, int, int, str | None]
-        ] = []  # (byte, kind, name, line, col, recv)
+            tuple[int, str, str, int, int, str | None, str | None]
+        ] = []  # (byte, kind, name, line, col, recv, args)
         self.typed: list[tuple[int, str, str]] = []  # (byte, variable, type/constructor name)
         self._import_ids: set[str] = set()
         self.returned: list[tuple[int, str]] = []  # (byte, "self" | "var:x" | "call:a.b")
@@ -217,10 +217,10 @@ class Extractor:
 
     def _emit_refs(self) -> None:
         self._starts = [d.start for d in self.defs]
-        for byte, kind, name, line, col, recv in self.pending_refs:
+        for byte, kind, name, line, col, recv, args in self.pending_refs:
             d = self._enclosing(byte)
             source = d.node.id if d is not None else self.file_id
-            self.out.refs.append(Ref(source, kind, name[:MAX_REF_NAME], line, col, recv))
+            self.out.refs.append(Ref(source, kind, name[:MAX_REF_NAME], line, col, recv, args))
         for d, kind, name, ts in self.class_refs:
             if d.node is None:
                 continue
@@ -310,10 +310,13 @@ class Extractor:
         self.defs.append(d)
         return d
 
-    def ref(self, ts, kind: str, name: str, recv: str | None) -> None:
+    def ref(self, ts, kind: str, name: str, recv: str | None, args: str | None = None) -> None:
         """A reference at ``ts``: ``kind`` calls/instantiates/references, ``name`` the dotted text,
-        ``recv`` the part before the last dot (None for a bare name)."""
-        self.pending_refs.append((ts.start_byte, kind, name, ts.start_point[0] + 1, ts.start_point[1], recv))
+        ``recv`` the part before the last dot (None for a bare name), ``args`` the call's argument
+        shape for :meth:`LanguageModule.pick_overload` (optional)."""
+        self.pending_refs.append(
+            (ts.start_byte, kind, name, ts.start_point[0] + 1, ts.start_point[1], recv, args)
+        )
 
     def call_ref(self, ts, name: str, kind: str = "calls") -> None:
         """A reference whose receiver is everything before the last ``.`` of ``name``."""

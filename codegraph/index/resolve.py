@@ -343,8 +343,10 @@ class _Project:
             return candidates[0], "exact-match"
         return None, ""
 
-    def member(self, class_id: str, name: str) -> Node | None:
-        """``name`` defined in class ``class_id`` or (breadth-first) one of its bases in the project."""
+    def member(self, class_id: str, name: str, ref: Ref | None = None) -> Node | None:
+        """``name`` defined in class ``class_id`` or (breadth-first) one of its bases in the project.
+        For a call (``ref``) that finds several of that name in one type, its language picks the
+        overload (or none)."""
         seen = set()
         queue = [class_id]
         while queue:
@@ -354,6 +356,8 @@ class _Project:
             seen.add(cid)
             hits = self.children.get(cid, {}).get(name)
             if hits:
+                if ref is not None and len(hits) > 1:
+                    return self.lang[hits[-1].file_path].pick_overload(hits, ref)
                 return hits[-1]
             queue.extend(self.bases.get(cid, ()))
         return None
@@ -430,8 +434,11 @@ class _Project:
         self._returns_memo[fn.id] = found
         return found
 
-    def resolve_dotted(self, path: str, source_id: str, dotted: str) -> Node | str | None:
-        """``a.b.C`` where ``a`` is an import/module/class: walk the chain."""
+    def resolve_dotted(
+        self, path: str, source_id: str, dotted: str, ref: Ref | None = None
+    ) -> Node | str | None:
+        """``a.b.C`` where ``a`` is an import/module/class: walk the chain (``ref``: the call whose
+        callee this is, for the last member's overloads)."""
         parts = dotted.split(".")
         # longest import binding that matches a prefix (``import os.path`` binds ``os.path``)
         for cut in range(len(parts), 0, -1):
@@ -452,13 +459,13 @@ class _Project:
                     if box is not None:
                         current, rest = box, parts[cut:]
                         break
-        for part in rest:
+        for i, part in enumerate(rest):
             if current is None:
                 return None
             if isinstance(current, str):
                 current = self.export_of(current, part)
             elif current.kind in TYPE_TARGETS:
-                current = self.member(current.id, part)
+                current = self.member(current.id, part, ref if i == len(rest) - 1 else None)
             else:
                 return None
         return current
@@ -569,7 +576,7 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         cls = project.enclosing_class(ref.source)
         if cls is None:
             return None, ""
-        target = project.member(cls.id, method)
+        target = project.member(cls.id, method, ref)
         return (
             (target, "self")
             if target is not None and target.kind in ("method", "function", "property") and _callable(target)
@@ -580,7 +587,7 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         if cls is None:
             return None, ""
         for base in project.bases.get(cls.id, ()):
-            target = project.member(base, method)
+            target = project.member(base, method, ref)
             if target is not None and _callable(target):
                 return target, "super"
         return None, ""
@@ -592,11 +599,11 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
     else:
         typed = project.type_of(path, ref.source, recv) if "." not in recv else None
     if typed is not None:
-        target = project.member(typed.id, method)
+        target = project.member(typed.id, method, ref)
         return (target, "type-inference") if target is not None and _callable(target) else (None, "")
     if head in lang.self_names:
         return None, ""
-    target = project.resolve_dotted(path, ref.source, name)
+    target = project.resolve_dotted(path, ref.source, name, ref)
     if isinstance(target, Node) and _callable(target):
         return target, "import" if head in project.bindings[path] else "qualified"
     return None, ""

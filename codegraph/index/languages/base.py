@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from codegraph.index.extract import Extractor
-    from codegraph.model import FileExtraction, ImportBinding, Node
+    from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
 # Kinds a method can live in (a function nested in one is a method; a variable a property).
 METHOD_CONTAINERS = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
@@ -131,6 +131,12 @@ class LanguageModule:
     def visible_files(self, project, path: str) -> list[str]:
         """Files whose top-level names ``path`` sees without an import (same package / directory)."""
         return []
+
+    def pick_overload(self, candidates: list[Node], ref: Ref) -> Node | None:
+        """The member a call means when its type has several of that name (``candidates``, in
+        declaration order); None to leave the call unresolved rather than guess. The default keeps
+        the last one (a Python redefinition replaces the earlier one)."""
+        return candidates[-1]
 
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""

@@ -595,7 +595,7 @@ class RustExtractor(Extractor):
             nl = raw.rfind(b"\n", 0, off)
             line = base_row + raw.count(b"\n", 0, off) + 1
             col = base_col + off if nl < 0 else off - nl - 1
-            self.pending_refs.append((base_byte + off, kind, name, line, col, recv))
+            self.pending_refs.append((base_byte + off, kind, name, line, col, recv, None))
 
         stack = [sub.root_node]
         self._anchor = self._anchor or ts

@@ -119,8 +119,6 @@ class SwiftExtractor(Extractor):
         self._types: dict[str, Def] = {}
         self._conformances: list[tuple[str, str, object]] = []  # (type, protocol, node) of extensions
         self._locals: dict[tuple[int, int], set[str]] = {}
-        # (type, member) → parameter lists [(label, has default)] of its overloads, in source order
-        self._overloads: dict[tuple[str, str], list[list[tuple[str, bool]]]] = defaultdict(list)
 
     # ------------------------------------------------------------ context
     def _decl_of(self, ts):
@@ -231,8 +229,6 @@ class SwiftExtractor(Extractor):
         _, tname = self._decl_of(ts)
         if tname and not is_init:
             self._members[tname].add(d.name)
-        if tname:
-            self._overloads[(tname, d.name)].append(_params(ts))
         body = ts.child_by_field_name("body")
         if body is None:
             return
@@ -317,7 +313,12 @@ class SwiftExtractor(Extractor):
                 elif c.type == "property_modifier" and text(c) in ("static", "class"):
                     node.is_static = True
         if ts.type in FUNCTION_NODES:
-            params = [squash(text(p), 80) for p in ts.children if p.type == "parameter"]
+            params: list[str] = []
+            for i, c in enumerate(ts.children):
+                if c.type == "parameter":
+                    params.append(squash(text(c), 80))
+                elif params and ts.field_name_for_child(i) == "default_value":
+                    params[-1] += " = " + squash(text(c), 40)
             sig = "(" + ", ".join(params) + ")"
             seen_arrow = False
             for c in ts.children:
@@ -392,10 +393,11 @@ class SwiftExtractor(Extractor):
         if t == "simple_identifier":
             name = text(callee)
             owner = self._enclosing_type(ts)
+            args = ",".join(_call_labels(ts))
             if owner and name in self._members.get(owner, ()) and name not in self._locals_of(ts):
-                self.ref(ts, "calls", name, self._self_or_ambiguous(ts, owner, name))  # implicit self
+                self.ref(ts, "calls", name, "self", args)  # implicit self
             else:
-                self.ref(ts, "calls", name, None)
+                self.ref(ts, "calls", name, None, args)
         elif t == "navigation_expression":
             suffix = callee.child_by_field_name("suffix")
             member = suffix.child_by_field_name("suffix") if suffix is not None else None
@@ -409,23 +411,11 @@ class SwiftExtractor(Extractor):
             name = f"{recv}.{text(member)}"
             head = recv.split(".", 1)[0]
             owner = self._enclosing_type(ts)
+            args = ",".join(_call_labels(ts))
             if owner and head in self._props.get(owner, ()) and head not in self._locals_of(ts):
-                self.ref(ts, "calls", name, "self." + recv)  # a property of self
-            elif owner and recv in ("self", "Self"):
-                self.ref(ts, "calls", name, self._self_or_ambiguous(ts, owner, text(member), recv))
+                self.ref(ts, "calls", name, "self." + recv, args)  # a property of self
             else:
-                self.ref(ts, "calls", name, recv)
-
-    def _self_or_ambiguous(self, ts, owner: str, member: str, recv: str = "self") -> str:
-        """``recv``, unless ``member`` is overloaded in this file's declarations of ``owner`` and the
-        call's argument labels do not pick the overload the resolver would take (the last one): then
-        ``<overloaded>``, which leaves the call unresolved instead of guessing."""
-        overloads = self._overloads.get((owner, member), ())
-        if len(overloads) < 2:
-            return recv
-        labels = _call_labels(ts)
-        fits = [i for i, params in enumerate(overloads) if _fits(params, labels)]
-        return recv if fits == [len(overloads) - 1] else "<overloaded>"
+                self.ref(ts, "calls", name, recv, args)
 
 
 class Swift(LanguageModule):
@@ -449,6 +439,24 @@ class Swift(LanguageModule):
     foreign_owners = True
     generated_suffixes = (".generated.swift", ".pb.swift", ".grpc.swift")
     extractor = SwiftExtractor
+
+    def pick_overload(self, candidates, ref):
+        """The one overload whose parameters the call's argument labels fit; None when none or
+        several do (same labels, different types): the call stays unresolved."""
+        if ref.args is None:
+            return None
+        labels = ref.args.split(",") if ref.args else []
+        fits, exact = [], []
+        for c in candidates:
+            params = signature_params(c.signature)
+            if params is None or _fits(params, labels):
+                fits.append(c)
+                if params is not None and len(params) == len(labels):
+                    exact.append(c)
+        if len(fits) == 1:
+            return fits[0]
+        # Swift ranks an overload that needs no default arguments above one that does
+        return exact[0] if len(exact) == 1 else None
 
     def is_test_file(self, path: str) -> bool:
         name = path.rsplit("/", 1)[-1]
@@ -474,17 +482,31 @@ class Swift(LanguageModule):
         return paths or None
 
 
-def _params(ts) -> list[tuple[str, bool]]:
-    """A declaration's parameters as (argument label, has a default); ``_`` for an unlabelled one."""
-    out: list[tuple[str, bool]] = []
-    for i, c in enumerate(ts.children):
-        if c.type == "parameter":
-            ext = c.child_by_field_name("external_name")
-            first = next((n for n in _names(c) if n.type == "simple_identifier"), None)
-            label = text(ext) if ext is not None else text(first) if first is not None else "_"
-            out.append((label, False))
-        elif out and ts.field_name_for_child(i) == "default_value":
-            out[-1] = (out[-1][0], True)
+def signature_params(signature: str | None) -> list[tuple[str, bool, bool]] | None:
+    """(argument label, has a default, variadic) of each parameter in a signature this module
+    wrote (``(_ a: Int, to b: Int = 1, _ xs: Any...) -> T``); None when there is none."""
+    if not signature or not signature.startswith("("):
+        return None
+    depth, start, parts = 0, 1, []
+    for i, ch in enumerate(signature):
+        if ch in "([<{":
+            depth += 1
+        elif ch in ")]>}":
+            depth -= 1
+            if depth == 0:
+                parts.append(signature[start:i])
+                break
+        elif ch == "," and depth == 1:
+            parts.append(signature[start:i])
+            start = i + 1
+    out = []
+    for part in parts:
+        part = part.strip()
+        if not part:
+            continue
+        head, _, rest = part.partition(":")
+        names = head.split()
+        out.append((names[0] if names else "_", " = " in rest, rest.split(" = ")[0].strip().endswith("...")))
     return out
 
 
@@ -505,12 +527,16 @@ def _call_labels(ts) -> list[str]:
     return labels
 
 
-def _fits(params: list[tuple[str, bool]], labels: list[str]) -> bool:
+def _fits(params: list[tuple[str, bool, bool]], labels: list[str]) -> bool:
+    """Do a call's argument labels fit a declaration's parameters (defaults may be left out, a
+    variadic takes the unlabelled arguments after it, a trailing closure fills the last one)?"""
     i = 0
-    for label, has_default in params:
+    for label, has_default, variadic in params:
         if i < len(labels) and (labels[i] == label or (labels[i] == "{" and i == len(labels) - 1)):
             i += 1
-        elif not has_default:
+            while variadic and i < len(labels) and labels[i] == "_":
+                i += 1
+        elif not has_default and not variadic:
             return False
     return i == len(labels)
 
