@@ -9,6 +9,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+# The source of an extends/implements Ref written away from its type (a Swift ``extension T: P`` in
+# another file, a Rust ``impl P for T`` away from ``T``): this prefix + the type's name as written; the
+# resolver finds the type from the Ref's file, like an owner.
+OWNER_SOURCE = "owner:"
 CONTAINER_KINDS = frozenset(
     {"file", "module", "class", "struct", "interface", "trait", "protocol", "enum", "union", "namespace"}
 )

@@ -14,7 +14,7 @@ import bisect
 import re
 from typing import TYPE_CHECKING
 
-from codegraph.model import FileExtraction, ImportBinding, Node, Ref, node_id
+from codegraph.model import OWNER_SOURCE, FileExtraction, ImportBinding, Node, Ref, node_id
 
 if TYPE_CHECKING:
     from codegraph.index.languages.base import LanguageModule
@@ -330,6 +330,21 @@ class Extractor:
     def base_ref(self, d: Def, kind: str, name: str, ts) -> None:
         """An ``extends`` / ``implements`` reference from the type ``d`` to ``name``."""
         self.class_refs.append((d, kind, name, ts))
+
+    def owner_base_ref(self, owner: str, kind: str, name: str, ts) -> None:
+        """An ``extends`` / ``implements`` reference from a type declared elsewhere, named ``owner``
+        as written here (a Swift ``extension T: P`` in another file than ``T``, a Rust ``impl P for
+        T`` away from ``T``); the resolver finds ``owner`` from this file."""
+        self.out.refs.append(
+            Ref(
+                OWNER_SOURCE + owner,
+                kind,
+                name[:MAX_REF_NAME],
+                ts.start_point[0] + 1,
+                ts.start_point[1],
+                None,
+            )
+        )
 
     def returns_fact(self, ts, expr: str) -> None:
         """What the function around ``ts`` returns: ``self``, ``var:NAME``, ``call:CALLEE``, ``unknown``."""

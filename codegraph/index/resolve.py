@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from codegraph.model import Edge, FileExtraction, Node, Ref
+from codegraph.model import OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
 TYPE_TARGETS = frozenset(
     {
@@ -496,6 +496,11 @@ def resolve(files: list[FileExtraction]) -> Resolution:
     for f in files:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
+                if ref.source.startswith(OWNER_SOURCE):  # written away from its type
+                    owner = project.resolve_dotted(f.path, f"file:{f.path}", ref.source[len(OWNER_SOURCE) :])
+                    if not isinstance(owner, Node) or owner.kind not in ENCLOSING_TYPES:
+                        continue
+                    ref = replace(ref, source=owner.id)
                 target = project.resolve_dotted(f.path, ref.source, ref.name)
                 if isinstance(target, Node):
                     target = project.lang[target.file_path].canonical(project, target)

@@ -354,6 +354,8 @@ class RustExtractor(Extractor):
             d = types.get(owner)
             if d is not None:
                 self.base_ref(d, "implements", trait, node)
+            elif not owner.startswith("<"):  # the type is declared in another file
+                self.owner_base_ref(owner, "implements", trait, node)
         # a fn declared inside a method is qualified by the method's type (``T::method::inner``)
         by_node = {(d.ts.start_byte, d.ts.end_byte): d for d in defs}
         for d in defs:

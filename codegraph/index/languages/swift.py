@@ -282,6 +282,8 @@ class SwiftExtractor(Extractor):
             d = self._types.get(tname)
             if d is not None:
                 self.base_ref(d, "implements", proto, node)
+            else:  # the type is declared in another file (or not in the project)
+                self.owner_base_ref(tname, "implements", proto, node)
         # a func declared inside an extension's method is qualified by the extended type too
         by_node = {(d.ts.start_byte, d.ts.end_byte): d for d in defs}
         for d in defs:

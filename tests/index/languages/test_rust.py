@@ -179,3 +179,14 @@ def test_impl_of_a_project_trait_for_a_std_type_is_found_on_that_type(rust):
     assert (slice.kind, slice.qualified_name) == ("method", "<[Point] as Locate>::centroid")
     # self.len() on Vec<Point> inside that impl is Vec's own len, not a project method
     assert not [c for c in calls if c[0] == "Vec::centroid" and c[2] != "Point::new"]
+
+
+def test_impl_of_a_trait_in_another_file_than_the_type_still_implements(rust):
+    # lib.rs: use crate::square::Square; impl Named for Square { .. }
+    assert ("Square", "shapes/src/lib.rs", "Named") in edges(rust, "implements")
+    (name,) = [
+        n
+        for n in rust.nodes_named("name")
+        if n.file_path == "shapes/src/lib.rs" and n.kind == "method" and n.qualified_name == "Square::name"
+    ]
+    assert rust.parent(name.id).qualified_name == "Square"

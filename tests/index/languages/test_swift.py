@@ -177,3 +177,8 @@ def test_extension_of_an_sdk_type_is_found_on_receivers_of_that_type(swift):
     (shouted,) = swift.nodes_named("shouted")
     assert (shouted.kind, shouted.qualified_name) == ("method", "String::shouted")
     assert ("Report::title", S + "Circle+Named.swift", "String::shouted") in edges(swift, "calls")
+
+
+def test_a_conformance_declared_by_an_extension_in_another_file_implements(swift):
+    # Circle+Named.swift: extension Circle: Named
+    assert ("Circle", S + "Shape.swift", "Named") in edges(swift, "implements")
