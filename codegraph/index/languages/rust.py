@@ -33,6 +33,10 @@ isize f32 f64 bool char str Self self super crate panic assert assert_eq assert_
 println eprint eprintln format write writeln vec matches unreachable todo unimplemented dbg
 """.split()
 )
+# Bounds that say nothing about which methods a generic has (``T: Area + Clone`` means Area).
+MARKER_TRAITS = frozenset(
+    "Clone Copy Send Sync Sized Unpin Debug Display Default PartialEq Eq PartialOrd Ord Hash".split()
+)
 # Wrappers that deref to what they hold: ``x: Box<Foo>`` calls Foo's methods.
 _LIFETIME = re.compile(r"'\w+\s*")
 SMART_POINTERS = frozenset({"Box", "Arc", "Rc"})
@@ -82,6 +86,12 @@ def type_name(node) -> str | None:
                 inner = [a for a in args.named_children if a.type != "lifetime"]
                 return type_name(inner[0]) if len(inner) == 1 else None
             return name
+        elif t in ("dynamic_type", "abstract_type"):  # dyn Trait / impl Trait
+            node = node.child_by_field_name("trait")
+        elif t == "bounded_type":  # dyn A + Send: the one bound that names methods
+            named = [type_name(c) for c in node.named_children if c.type != "lifetime"]
+            named = [n for n in named if n and n not in MARKER_TRAITS]
+            return named[0] if len(named) == 1 else None
         elif t in ("type_identifier", "scoped_type_identifier"):
             segs = _segments(node)
             if not segs:
@@ -92,6 +102,38 @@ def type_name(node) -> str | None:
         else:
             return None
     return None
+
+
+def generic_bounds(*items) -> dict[str, str | None]:
+    """Type parameters of ``items`` (a fn, impl or struct: ``<T: Area>`` and ``where T: Area``) →
+    the one trait bound that names methods (marker traits like Clone or Send aside), else None."""
+    bounds: dict[str, list[str]] = {}
+    for item in items:
+        if item is None:
+            continue
+        params = item.child_by_field_name("type_parameters")
+        for p in params.named_children if params is not None else ():
+            if p.type in ("type_parameter", "constrained_type_parameter"):
+                name = p.child_by_field_name("name") or p.child_by_field_name("left")
+                if name is None:
+                    continue
+                b = p.child_by_field_name("bounds")
+                bounds.setdefault(text(name), []).extend(
+                    n for n in (type_name(c) for c in (b.named_children if b is not None else ())) if n
+                )
+        where = next((c for c in item.named_children if c.type == "where_clause"), None)
+        for pred in where.named_children if where is not None else ():
+            left = pred.child_by_field_name("left")
+            b = pred.child_by_field_name("bounds")
+            if left is not None and left.type == "type_identifier" and b is not None:
+                bounds.setdefault(text(left), []).extend(
+                    n for n in (type_name(c) for c in b.named_children) if n
+                )
+    out: dict[str, str | None] = {}
+    for name, traits in bounds.items():
+        useful = [t for t in traits if t not in MARKER_TRAITS]
+        out[name] = useful[0] if len(useful) == 1 else None
+    return out
 
 
 def _expr(node) -> str | None:
@@ -307,12 +349,15 @@ class RustExtractor(Extractor):
         body = ts.child_by_field_name("body")
         if params is None or body is None:
             return
+        generics = generic_bounds(ts, self._enclosing_impl(ts))
         for p in params.named_children:
             if p.type != "parameter":
                 continue
             name = _pattern_name(p.child_by_field_name("pattern"))
             typ = p.child_by_field_name("type")
             tname = type_name(typ) if typ is not None else None
+            if tname in generics:  # x: T with T: Trait is a Trait
+                tname = generics[tname]
             if name and tname:
                 self._implicit_head(tname, p)
                 self.type_fact(body, name, tname)
@@ -322,6 +367,7 @@ class RustExtractor(Extractor):
         body = ts.child_by_field_name("body")
         if body is None:
             return
+        generics = generic_bounds(ts)
         if body.type == "field_declaration_list":
             for f in body.named_children:
                 if f.type != "field_declaration":
@@ -329,12 +375,16 @@ class RustExtractor(Extractor):
                 name = f.child_by_field_name("name")
                 typ = f.child_by_field_name("type")
                 tname = type_name(typ) if typ is not None else None
+                if tname in generics:
+                    tname = generics[tname]
                 if name is not None and tname:
                     self._implicit_head(tname, f)
                     self.type_fact(f, "self." + text(name), tname)
         elif body.type == "ordered_field_declaration_list":
             for i, typ in enumerate(body.children_by_field_name("type")):
                 tname = type_name(typ)
+                if tname in generics:
+                    tname = generics[tname]
                 if tname:
                     self._implicit_head(tname, typ)
                     self.type_fact(typ, f"self.{i}", tname)

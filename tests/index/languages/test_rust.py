@@ -190,3 +190,10 @@ def test_impl_of_a_trait_in_another_file_than_the_type_still_implements(rust):
         if n.file_path == "shapes/src/lib.rs" and n.kind == "method" and n.qualified_name == "Square::name"
     ]
     assert rust.parent(name.id).qualified_name == "Square"
+
+
+def test_trait_objects_impl_trait_and_generic_bounds_call_the_trait_method(rust):
+    calls = edges(rust, "calls")
+    assert ("compare", "shapes/src/lib.rs", "Area::area") in calls  # &dyn Area, impl Area
+    assert ("name_twice", "shapes/src/lib.rs", "Named::name") in calls  # T: Named + Clone
+    assert ("halve", "shapes/src/lib.rs", "Area::double_area") in calls  # where S: Area + Send
