@@ -184,8 +184,8 @@ class Extractor:
             while p is not None:
                 chain.append(p.name)
                 p = p.parent
-            if d.owner is not None:
-                chain.append(d.owner)
+            if d.owner is not None:  # the type comes right before the name: ``m::Mutex::lock``
+                chain.insert(0, d.owner)
             if d.qualifier:
                 chain.append(d.qualifier)
             qualified = "::".join([*reversed(chain), d.name])

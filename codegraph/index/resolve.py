@@ -73,6 +73,7 @@ class _Project:
         # where typed receivers find those members; and member id → its container.
         self.foreign: dict[tuple[str, str], Node] = {}
         self.foreign_of: dict[str, Node] = {}
+        self._type_names: set[str] | None = None
         self.packages: dict[str, list[str]] = {}
         self._dirs: dict[str, list[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
@@ -217,9 +218,10 @@ class _Project:
             file_id = f"file:{path}"
             lang = self.lang[path]
             for nid, owner in f.owners:
-                target = self.resolve_dotted(path, file_id, owner)
+                scope = self.parent.get(nid, file_id)
+                target = self.resolve_dotted(path, scope if scope != nid else file_id, owner)
                 if not isinstance(target, Node) or target.kind not in ENCLOSING_TYPES:
-                    if lang.foreign_owners and target is None:
+                    if lang.foreign_owners and target is None and not self._declares_type(owner):
                         self._add_foreign(lang, owner, self.nodes[nid])
                     continue
                 node = self.nodes[nid]
@@ -238,6 +240,12 @@ class _Project:
                 self.children[target.id][node.name].append(node)
         self._scope_cache.clear()
         self._visible_cache.clear()
+
+    def _declares_type(self, owner: str) -> bool:
+        """Does the project declare a type of this (last) name anywhere, at any nesting?"""
+        if self._type_names is None:
+            self._type_names = {n.name for n in self.nodes.values() if n.kind in ENCLOSING_TYPES}
+        return owner.rsplit(".", 1)[-1] in self._type_names
 
     def _add_foreign(self, lang, owner: str, node: Node) -> None:
         key = (lang.family, owner)
@@ -308,7 +316,7 @@ class _Project:
     ) -> tuple[Node | str | None, str]:
         """Resolve a bare identifier seen in ``path`` inside ``source_id``. Returns (target, how)."""
         for scope in self.scopes(source_id):
-            if scope.kind in ("function", "method"):
+            if scope.kind in ("function", "method", "module"):  # a Rust ``mod m { .. }`` block scopes too
                 hits = self.children.get(scope.id, {}).get(name)
                 if hits:
                     return hits[-1], "local"
@@ -376,6 +384,28 @@ class _Project:
                 return None
             return self.class_of(path, source_id, next(iter(names)))
         return None
+
+    def property_chain(self, path: str, source_id: str, recv: str) -> Node | None:
+        """The type at the end of ``a.b.c`` where ``a`` is self, a typed variable or a type, and each
+        next name is a field or property whose type its type declares (``X.shared.m()``,
+        ``self.handle.shared.owned.m()``); None as soon as one step is unknown."""
+        parts = recv.split(".")
+        lang = self.lang[path]
+        if parts[0] in lang.self_names:
+            cur = self.enclosing_class(source_id)
+        else:
+            cur = self.type_of(path, source_id, parts[0])
+            if cur is None:
+                target = self.resolve_dotted(path, source_id, parts[0])
+                cur = target if isinstance(target, Node) and target.kind in TYPE_TARGETS else None
+        for part in parts[1:]:
+            if cur is None or not cur.file_path:  # a foreign container declares no fields
+                return None
+            names = self.types.get(cur.id, {}).get("self." + part)
+            if not names or len(names) != 1:
+                return None
+            cur = self.class_of(cur.file_path, cur.id, next(iter(names)))
+        return cur
 
     def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:
         """The class an expression names or produces: a type name (``Foo``, ``mod.Foo``), or a
@@ -603,6 +633,8 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         typed = project.type_of(path, ref.source, recv)
     else:
         typed = project.type_of(path, ref.source, recv) if "." not in recv else None
+    if typed is None and "." in recv and lang.property_chains:
+        typed = project.property_chain(path, ref.source, recv)
     if typed is not None:
         target = project.member(typed.id, method, ref)
         return (target, "type-inference") if target is not None and _callable(target) else (None, "")

@@ -44,6 +44,8 @@ class LanguageModule:
         self_type_annotations: return annotations that mean "the enclosing type" (``Self``).
         method_containers: node kinds whose nested functions are methods.
         unique_fallback: may a bare name bind to the one definition of that name in the family?
+        property_chains: a receiver ``a.b.c`` is typed by walking the declared types of ``a``'s fields
+            or properties (``X.shared.m()``, ``self.handle.shared.m()``).
         foreign_owners: members written for a type the project does not declare (a Swift extension
             of an SDK class, a Rust impl for a std type) are found on receivers of that type's name.
         test_suffixes / test_prefixes: file-name rules for test files (the directory rules
@@ -71,6 +73,7 @@ class LanguageModule:
     method_containers: ClassVar[frozenset[str]] = METHOD_CONTAINERS
     unique_fallback: ClassVar[bool] = True
     foreign_owners: ClassVar[bool] = False
+    property_chains: ClassVar[bool] = False
     test_suffixes: ClassVar[tuple[str, ...]] = ()
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()

@@ -136,6 +136,79 @@ def generic_bounds(*items) -> dict[str, str | None]:
     return out
 
 
+# cfg names known to be off in the build a reader means (tests and loom's model checker).
+CFG_OFF = frozenset({"test", "loom", "doc", "docsrs", "miri"})
+
+
+def _cfg_value(tree) -> bool | None:
+    """A ``cfg(...)`` predicate's token tree, evaluated with ``test``, ``loom``… off and everything
+    else (features, targets) unknown: True, False or None."""
+    items = tree.named_children
+    values: list[bool | None] = []
+    i = 0
+    while i < len(items):
+        n = items[i]
+        if n.type == "identifier" and i + 1 < len(items) and items[i + 1].type == "token_tree":
+            op, inner = text(n), items[i + 1]
+            i += 2
+            args = _cfg_args(inner)
+            if op == "not":
+                v = args[0] if len(args) == 1 else None
+                values.append(None if v is None else not v)
+            elif op == "all":
+                values.append(False if False in args else (True if all(a is True for a in args) else None))
+            elif op == "any":
+                values.append(True if True in args else (False if all(a is False for a in args) else None))
+            else:
+                values.append(None)
+            continue
+        values.append(False if n.type == "identifier" and text(n) in CFG_OFF else None)
+        i += 1
+        while i < len(items) and items[i].type != "identifier":  # ``feature = "x"``: skip the value
+            i += 1
+    return values[0] if len(values) == 1 else None
+
+
+def _cfg_args(tree) -> list[bool | None]:
+    """The comma-separated predicates inside ``all(..)`` / ``any(..)`` / ``not(..)``."""
+    out: list[bool | None] = []
+    group: list = []
+    for c in [*tree.children[1:-1], None]:
+        if c is None or (not c.is_named and text(c) == ","):
+            if group:
+                out.append(_cfg_group(group))
+            group = []
+        else:
+            group.append(c)
+    return out
+
+
+def _cfg_group(nodes) -> bool | None:
+    named = [n for n in nodes if n.is_named]
+    if len(named) == 2 and named[0].type == "identifier" and named[1].type == "token_tree":
+
+        class _T:  # a one-predicate tree for _cfg_value
+            named_children = named
+
+        return _cfg_value(_T)
+    if len(named) == 1 and named[0].type == "identifier":
+        return False if text(named[0]) in CFG_OFF else None
+    return None
+
+
+def cfg_off(item) -> bool:
+    """Is ``item`` compiled out in a normal build (``#[cfg(test)]``, ``#[cfg(all(test, loom))]``)?"""
+    prev = item.prev_named_sibling
+    while prev is not None and prev.type == "attribute_item":
+        attr = prev.named_children[0] if prev.named_child_count else None
+        name = attr.named_children[0] if attr is not None and attr.named_child_count else None
+        args = attr.child_by_field_name("arguments") if attr is not None else None
+        if name is not None and text(name) == "cfg" and args is not None and _cfg_value(args) is False:
+            return True
+        prev = prev.prev_named_sibling
+    return False
+
+
 def _expr(node) -> str | None:
     """A receiver chain of names and fields (``self.m.jobs``, ``self.0``, ``c``), else None."""
     t = node.type
@@ -268,6 +341,8 @@ class RustExtractor(Extractor):
             if name is None:
                 return
             if ts.child_by_field_name("body") is None:  # ``mod foo;``: the file foo.rs / foo/mod.rs
+                if cfg_off(ts):  # e.g. loom's mock of std, only compiled under cfg(all(test, loom))
+                    return
                 self.bind(ts, text(name), "self::" + text(name), "*")
                 self._bound.add(text(name))
             else:
@@ -470,7 +545,7 @@ class RustExtractor(Extractor):
                 self._bound.add(local)
             return
         arg = ts.child_by_field_name("argument")
-        if arg is None:
+        if arg is None or cfg_off(ts):
             return
         items: list[tuple[str, list[str], str]] = []
         self._use_tree(arg, [], items)
@@ -716,6 +791,7 @@ class Rust(LanguageModule):
     self_type_annotations = frozenset({"Self"})
     unique_fallback = False
     foreign_owners = True
+    property_chains = True
     test_suffixes = ("_test.rs", "_tests.rs")
     extractor = RustExtractor
 

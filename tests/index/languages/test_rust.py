@@ -197,3 +197,16 @@ def test_trait_objects_impl_trait_and_generic_bounds_call_the_trait_method(rust)
     assert ("compare", "shapes/src/lib.rs", "Area::area") in calls  # &dyn Area, impl Area
     assert ("name_twice", "shapes/src/lib.rs", "Named::name") in calls  # T: Named + Clone
     assert ("halve", "shapes/src/lib.rs", "Area::double_area") in calls  # where S: Area + Send
+
+
+def test_a_glob_reexport_compiled_only_for_tests_does_not_win(rust):
+    # lib.rs re-exports clock::* normally and clock_mock::* under cfg(all(test, loom))
+    calls = edges(rust, "calls")
+    assert ("stamp", "shapes/src/clock.rs", "ticks") in calls
+    assert not [c for c in calls if c[1] == "shapes/src/clock_mock.rs"]
+
+
+def test_impl_inside_an_inline_module_belongs_to_the_module_type(rust):
+    (value,) = rust.nodes_named("value")
+    assert value.qualified_name == "units::Meters::value"
+    assert rust.parent(value.id).qualified_name == "units::Meters"
