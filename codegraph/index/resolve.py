@@ -612,6 +612,10 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         if cls is None:
             return None, ""
         target = project.member(cls.id, method, ref)
+        if target is not None and target.id == ref.source and target.id in project.foreign_of:
+            # an extension method of an SDK type calling the SDK's own member of that name
+            # (``self.init(...)`` in a convenience init, ``addConnection(c)`` wrapping the original)
+            return None, ""
         return (
             (target, "self")
             if target is not None and target.kind in ("method", "function", "property") and _callable(target)

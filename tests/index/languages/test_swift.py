@@ -182,3 +182,10 @@ def test_extension_of_an_sdk_type_is_found_on_receivers_of_that_type(swift):
 def test_a_conformance_declared_by_an_extension_in_another_file_implements(swift):
     # Circle+Named.swift: extension Circle: Named
     assert ("Circle", S + "Shape.swift", "Named") in edges(swift, "implements")
+
+
+def test_an_sdk_extension_delegating_to_the_sdk_member_of_its_name_is_no_self_call(swift):
+    # extension String { init(describing shape: Circle) { self.init(describing: ...) } }
+    calls = edges(swift, "calls")
+    assert not [c for c in calls if c[0] == "String::init" and c[2] == "String::init"]
+    assert "self.init" in unresolved(swift, S + "Circle+Named.swift")
