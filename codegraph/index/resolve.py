@@ -353,8 +353,8 @@ class _Project:
 
     def member(self, class_id: str, name: str, ref: Ref | None = None) -> Node | None:
         """``name`` defined in class ``class_id`` or (breadth-first) one of its bases in the project.
-        For a call (``ref``) that finds several of that name in one type, its language picks the
-        overload (or none)."""
+        For a call (``ref``), the language of the members found picks the one the call's arguments
+        fit (or none: a Swift call whose labels fit no declaration is an SDK member's)."""
         seen = set()
         queue = [class_id]
         while queue:
@@ -364,7 +364,7 @@ class _Project:
             seen.add(cid)
             hits = self.children.get(cid, {}).get(name)
             if hits:
-                if ref is not None and len(hits) > 1:
+                if ref is not None:
                     return self.lang[hits[-1].file_path].pick_overload(hits, ref)
                 return hits[-1]
             queue.extend(self.bases.get(cid, ()))

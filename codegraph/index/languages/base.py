@@ -136,9 +136,10 @@ class LanguageModule:
         return []
 
     def pick_overload(self, candidates: list[Node], ref: Ref) -> Node | None:
-        """The member a call means when its type has several of that name (``candidates``, in
-        declaration order); None to leave the call unresolved rather than guess. The default keeps
-        the last one (a Python redefinition replaces the earlier one)."""
+        """The member a call means among the members of that name in its type (``candidates``, in
+        declaration order, usually one); None to leave the call unresolved rather than guess (no
+        overload fits, or several do). The default keeps the last one (a Python redefinition
+        replaces the earlier one)."""
         return candidates[-1]
 
     def canonical(self, project, node: Node) -> Node:

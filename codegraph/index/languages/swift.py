@@ -444,8 +444,9 @@ class Swift(LanguageModule):
     extractor = SwiftExtractor
 
     def pick_overload(self, candidates, ref):
-        """The one overload whose parameters the call's argument labels fit; None when none or
-        several do (same labels, different types): the call stays unresolved."""
+        """The one declaration whose parameters the call's argument labels fit; None when none does
+        (``DecodingError.dataCorrupted(ctx)`` is the SDK's case, not the extension's
+        ``dataCorrupted(_:target:codingPath:)``) or several do (same labels, different types)."""
         if ref.args is None:
             return None
         labels = ref.args.split(",") if ref.args else []
