@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from codegraph.model import Edge, FileExtraction, Node, Ref
+from codegraph.model import OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
 TYPE_TARGETS = frozenset(
     {
@@ -82,6 +82,12 @@ class _Project:
         self.locals: dict[str, set[str]] = defaultdict(set)
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.lang_state: dict[str, object] = {}
+        # Types the project only extends (a Swift extension of an SDK class, a Rust impl for a std
+        # type): (family, owner as written) → a container that is never an edge target itself, only
+        # where typed receivers find those members; and member id → its container.
+        self.foreign: dict[tuple[str, str], Node] = {}
+        self.foreign_of: dict[str, Node] = {}
+        self._type_names: set[str] | None = None
         self.packages: dict[str, list[str]] = {}
         self._dirs: dict[str, list[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
@@ -101,13 +107,16 @@ class _Project:
             top: dict[str, list[Node]] = defaultdict(list)
             for n in f.nodes:
                 self.nodes[n.id] = n
+            # a member written outside its type is never a top-level name, even when its owner does
+            # not resolve (a Rust impl for a foreign type, a Swift extension of an SDK class)
+            owned = {nid for nid, _ in f.owners}
             for parent, child in f.contains:
                 self.parent[child] = parent
                 node = self.nodes[child]
                 if node.kind == "import":
                     continue
                 self.children[parent][node.name].append(node)
-                if parent == file_id:
+                if parent == file_id and child not in owned:
                     top[node.name].append(node)
                     if node.kind in TYPE_TARGETS or node.kind == "function":
                         self.global_by_name[node.name].append(node)
@@ -226,9 +235,13 @@ class _Project:
         when the owner name resolves from the definition's file; otherwise it stays where it is."""
         for path, f in self.files.items():
             file_id = f"file:{path}"
+            lang = self.lang[path]
             for nid, owner in f.owners:
-                target = self.resolve_dotted(path, file_id, owner)
+                scope = self.parent.get(nid, file_id)
+                target = self.resolve_dotted(path, scope if scope != nid else file_id, owner)
                 if not isinstance(target, Node) or target.kind not in OWNER_KINDS:
+                    if lang.foreign_owners and target is None and not self._declares_type(owner):
+                        self._add_foreign(lang, owner, self.nodes[nid])
                     continue
                 node = self.nodes[nid]
                 old = self.parent.get(nid)
@@ -247,6 +260,36 @@ class _Project:
         self._scope_cache.clear()
         self._visible_cache.clear()
 
+    def _declares_type(self, owner: str) -> bool:
+        """Does the project declare a type of this (last) name anywhere, at any nesting?"""
+        if self._type_names is None:
+            self._type_names = {n.name for n in self.nodes.values() if n.kind in ENCLOSING_TYPES}
+        return owner.rsplit(".", 1)[-1] in self._type_names
+
+    def _add_foreign(self, lang, owner: str, node: Node) -> None:
+        key = (lang.family, owner)
+        box = self.foreign.get(key)
+        if box is None:
+            box = Node(
+                id=f"foreign:{lang.family}:{owner}",
+                kind="class",
+                name=owner.rsplit(".", 1)[-1],
+                qualified_name=owner,
+                file_path="",
+                language=lang.label,
+                start_line=0,
+                end_line=0,
+            )
+            self.foreign[key] = box
+        self.children[box.id][node.name].append(node)
+        self.foreign_of[node.id] = box
+
+    def foreign_type(self, path: str, name: str) -> Node | None:
+        """The container of the members a language's files add to a type the project does not
+        declare (``extension AVCaptureDevice { … }``), by the type's name as written."""
+        lang = self.lang[path]
+        return self.foreign.get((lang.family, name)) if lang.foreign_owners else None
+
     def scopes(self, source_id: str) -> list[Node]:
         """Enclosing definitions of ``source_id`` from the innermost out (the node itself first)."""
         chain = self._scope_cache.get(source_id)
@@ -264,6 +307,8 @@ class _Project:
         for n in self.scopes(source_id):
             if n.kind in ENCLOSING_TYPES:
                 return n
+            if n.id in self.foreign_of:
+                return self.foreign_of[n.id]
         return None
 
     def visible(self, path: str) -> dict[str, list[Node]]:
@@ -291,7 +336,7 @@ class _Project:
         """Resolve a bare identifier seen in ``path`` inside ``source_id``. Returns (target, how)."""
         lang = self.lang[path]
         for scope in self.scopes(source_id):
-            if scope.kind in ("function", "method"):
+            if scope.kind in ("function", "method", "module"):  # a Rust ``mod m { .. }`` block scopes too
                 hits = self.children.get(scope.id, {}).get(name)
                 if hits:
                     return hits[-1], "local"
@@ -336,12 +381,16 @@ class _Project:
             return candidates[0], "exact-match"
         return None, ""
 
-    def member(self, class_id: str, name: str) -> Node | None:
+    def member(self, class_id: str, name: str, ref: Ref | None = None) -> Node | None:
         """``name`` defined in class ``class_id`` or the first of its bases in the project that
-        defines it, in method resolution order (an override in a subclass wins)."""
+        defines it, in method resolution order (an override in a subclass wins). For a call
+        (``ref``), the language of the members found picks the one the call's arguments fit (or
+        none: a Swift call whose labels fit no declaration is an SDK member's)."""
         for cid in self.mro(class_id):
             hits = self.children.get(cid, {}).get(name)
             if hits:
+                if ref is not None:
+                    return self.lang[hits[-1].file_path].pick_overload(hits, ref)
                 return hits[-1]
         return None
 
@@ -434,6 +483,28 @@ class _Project:
             queue.extend(self.bases.get(base_id, ()))
         return None
 
+    def property_chain(self, path: str, source_id: str, recv: str) -> Node | None:
+        """The type at the end of ``a.b.c`` where ``a`` is self, a typed variable or a type, and each
+        next name is a field or property whose type its type declares (``X.shared.m()``,
+        ``self.handle.shared.owned.m()``); None as soon as one step is unknown."""
+        parts = recv.split(".")
+        lang = self.lang[path]
+        if parts[0] in lang.self_names:
+            cur = self.enclosing_class(source_id)
+        else:
+            cur = self.type_of(path, source_id, parts[0])
+            if cur is None:
+                target = self.resolve_dotted(path, source_id, parts[0])
+                cur = target if isinstance(target, Node) and target.kind in TYPE_TARGETS else None
+        for part in parts[1:]:
+            if cur is None or not cur.file_path:  # a foreign container declares no fields
+                return None
+            names = self.types.get(cur.id, {}).get("self." + part)
+            if not names or len(names) != 1:
+                return None
+            cur = self.class_of(cur.file_path, cur.id, next(iter(names)))
+        return cur
+
     def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:
         """The class an expression names or produces: a type name (``Foo``, ``mod.Foo``), or a
         callee whose result it is (``Foo`` constructs a Foo; ``self._chain`` / ``make_query`` give
@@ -457,6 +528,8 @@ class _Project:
                 method = self.member(typed.id, attr)
                 return self.return_class(method) if method is not None and method.kind == "method" else None
         target = self.resolve_dotted(path, scope_id, expr)
+        if target is None:
+            return self.foreign_type(path, expr)
         if not isinstance(target, Node):
             return None
         if target.kind in TYPE_TARGETS:
@@ -500,8 +573,11 @@ class _Project:
         self._returns_memo[fn.id] = found
         return found
 
-    def resolve_dotted(self, path: str, source_id: str, dotted: str) -> Node | str | None:
-        """``a.b.C`` where ``a`` is an import/module/class: walk the chain."""
+    def resolve_dotted(
+        self, path: str, source_id: str, dotted: str, ref: Ref | None = None
+    ) -> Node | str | None:
+        """``a.b.C`` where ``a`` is an import/module/class: walk the chain (``ref``: the call whose
+        callee this is, for the last member's overloads)."""
         parts = dotted.split(".")
         # longest import binding that matches a prefix (``import os.path`` binds ``os.path``)
         for cut in range(len(parts), 0, -1):
@@ -514,13 +590,21 @@ class _Project:
         else:
             current, _ = self.lookup_bare(path, source_id, parts[0], allow_unique=True, wanted=TYPE_TARGETS)
             rest = parts[1:]
-        for part in rest:
+            if current is None and rest and self.foreign:
+                # a member of a type the project only extends (``DecodingError.typeMismatch``); the
+                # container itself is never returned
+                for cut in range(len(parts) - 1, 0, -1):
+                    box = self.foreign_type(path, ".".join(parts[:cut]))
+                    if box is not None:
+                        current, rest = box, parts[cut:]
+                        break
+        for i, part in enumerate(rest):
             if current is None:
                 return None
             if isinstance(current, str):
                 current = self.export_of(current, part)
             elif current.kind in TYPE_TARGETS:
-                current = self.member(current.id, part)
+                current = self.member(current.id, part, ref if i == len(rest) - 1 else None)
             else:
                 held = self.value_type(current)  # ``pre_save.connect``, ``Model.objects.filter``
                 current = self.member(held.id, part) if held is not None else None
@@ -588,6 +672,11 @@ def resolve(files: list[FileExtraction]) -> Resolution:
     for f in files:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
+                if ref.source.startswith(OWNER_SOURCE):  # written away from its type
+                    owner = project.resolve_dotted(f.path, f"file:{f.path}", ref.source[len(OWNER_SOURCE) :])
+                    if not isinstance(owner, Node) or owner.kind not in ENCLOSING_TYPES:
+                        continue
+                    ref = replace(ref, source=owner.id)
                 hit = project.lang[f.path].resolve_ref(project, f.path, ref)
                 target = hit[0] if hit is not None else project.resolve_dotted(f.path, ref.source, ref.name)
                 if isinstance(target, Node):
@@ -708,7 +797,11 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
         cls = project.enclosing_class(ref.source)
         if cls is None:
             return None, ""
-        target = project.member(cls.id, method)
+        target = project.member(cls.id, method, ref)
+        if target is not None and target.id == ref.source and target.id in project.foreign_of:
+            # an extension method of an SDK type calling the SDK's own member of that name
+            # (``self.init(...)`` in a convenience init, ``addConnection(c)`` wrapping the original)
+            return None, ""
         return (
             (target, "self")
             if target is not None and target.kind in ("method", "function", "property") and _callable(target)
@@ -719,7 +812,7 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
         if cls is None:
             return None, ""
         for base in project.bases.get(cls.id, ()):
-            target = project.member(base, method)
+            target = project.member(base, method, ref)
             if target is not None and _callable(target):
                 return target, "super"
         return None, ""
@@ -735,12 +828,14 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
         typed = project.type_of(path, ref.source, recv)
     else:
         typed = project.type_of(path, ref.source, recv) if "." not in recv else None
+    if typed is None and "." in recv and lang.property_chains:
+        typed = project.property_chain(path, ref.source, recv)
     if typed is not None:
-        target = project.member(typed.id, method)
+        target = project.member(typed.id, method, ref)
         return (target, "type-inference") if target is not None and _callable(target) else (None, "")
     if head in lang.self_names:
         return None, ""
-    target = project.resolve_dotted(path, ref.source, name)
+    target = project.resolve_dotted(path, ref.source, name, ref)
     if isinstance(target, Node) and _callable(target):
         return target, "import" if head in project.bindings[path] else "qualified"
     return None, ""

@@ -46,6 +46,10 @@ class LanguageModule:
         unique_fallback: may a bare name bind to the one definition of that name in the family?
         implicit_members: does a bare name inside a type mean that type's member first (Java, C#,
             C++, Dart, Kotlin, Swift…; not Python, where members need ``self.``)?
+        property_chains: a receiver ``a.b.c`` is typed by walking the declared types of ``a``'s fields
+            or properties (``X.shared.m()``, ``self.handle.shared.m()``).
+        foreign_owners: members written for a type the project does not declare (a Swift extension
+            of an SDK class, a Rust impl for a std type) are found on receivers of that type's name.
         test_suffixes / test_prefixes: file-name rules for test files (the directory rules
             ``tests/``, ``test/``, ``__tests__/`` are generic).
         generated_suffixes: file-name suffixes of generated files.
@@ -71,6 +75,8 @@ class LanguageModule:
     method_containers: ClassVar[frozenset[str]] = METHOD_CONTAINERS
     unique_fallback: ClassVar[bool] = True
     implicit_members: ClassVar[bool] = False
+    foreign_owners: ClassVar[bool] = False
+    property_chains: ClassVar[bool] = False
     test_suffixes: ClassVar[tuple[str, ...]] = ()
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()
@@ -139,6 +145,13 @@ class LanguageModule:
         Kotlin: overloads told apart by argument count, static imports, receivers typed through
         call chains, companion objects, extension functions)."""
         return None
+
+    def pick_overload(self, candidates: list[Node], ref: Ref) -> Node | None:
+        """The member a call means among the members of that name in its type (``candidates``, in
+        declaration order, usually one); None to leave the call unresolved rather than guess (no
+        overload fits, or several do). The default keeps the last one (a Python redefinition
+        replaces the earlier one)."""
+        return candidates[-1]
 
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""
