@@ -53,6 +53,9 @@ class IndexSummary:
     edges: int = 0
     unresolved: int = 0
     unresolved_likely_internal: int = 0
+    # wall seconds per phase of this run: discover, parse (read + extract, in workers), load (cached
+    # extractions of unchanged files), resolve, write (one transaction)
+    phases: dict[str, float] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)  # reason → count
     seconds: float = 0.0
     changed: bool = True
@@ -201,6 +204,7 @@ def _index_once(
     root = paths.root
     config = load_config(root)
     found = discover(root, max_bytes=max_bytes, exclude=config.exclude, include=config.include)
+    summary_phases = {"discover": time.perf_counter() - started}
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
     try:
@@ -240,7 +244,9 @@ def _index_once(
         known_skipped = {**found.skipped, **content_skips}
         reuse_set = set(reuse)
         removed = sorted(previous - set(current))
-        summary = IndexSummary(root=str(root), files=len(current), removed=len(removed))
+        summary = IndexSummary(
+            root=str(root), files=len(current), removed=len(removed), phases=summary_phases
+        )
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
         if not to_parse and not removed and not full and previous_skipped == known_skipped:
             if check:
@@ -328,7 +334,10 @@ def _update(
 ) -> None:
     """Parse what changed, re-resolve everything, write it all in one transaction."""
     stats = all_stats if memo else None
+    clock = time.perf_counter()
     parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
+    summary.phases["parse"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     # workers finish in any order: sort, so the same tree always gives the same rows in the same order
     parsed.sort(key=lambda p: p.path)
     skipped = {**found_skipped, **skipped}
@@ -352,7 +361,11 @@ def _update(
         for path in set(_MEMO) - set(stats):
             del _MEMO[path]
     extractions.sort(key=lambda fx: fx.path)
+    summary.phases["load"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     resolution = resolve(extractions)
+    summary.phases["resolve"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     removed_all = removed + [p for p in skipped if p in previous]
     head = _git_head(root)
     metadata = {
@@ -377,6 +390,7 @@ def _update(
         skip_stats=all_stats,
         metadata=metadata,
     )
+    summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
