@@ -610,6 +610,13 @@ class _Project:
                 current = self.member(held.id, part) if held is not None else None
         return current
 
+    def alias_target(self, node: Node) -> Node | str | None:
+        """What a top-level variable that only renames another name (``const c = a``) stands for."""
+        alias = self.exports.get(node.file_path, {}).get(node.name)
+        if alias is None or alias == node.name or self.parent.get(node.id) != f"file:{node.file_path}":
+            return None
+        return self.export_of(node.file_path, alias, 1)
+
     def value_type(self, node: Node) -> Node | None:
         """The class a variable, attribute or property holds, from where it is assigned (``pre_save =
         Signal()``, ``objects = Manager()``, ``this.m = new M()`` in a constructor, ``repo: Repo``) or
@@ -787,6 +794,8 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
         return (target, how) if isinstance(target, Node) and target.kind in TYPE_TARGETS else (None, "")
     if ref.receiver is None:
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=BARE_CALL_TARGETS)
+        if isinstance(target, Node) and target.kind in VALUE_KINDS:
+            target, how = project.alias_target(target), "alias"  # const c = a; c()
         if isinstance(target, Node) and (target.kind in BARE_CALL_TARGETS or target.kind == "method"):
             return target, how
         return None, ""

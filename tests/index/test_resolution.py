@@ -329,3 +329,22 @@ def test_inherited_methods_resolve_in_method_resolution_order_and_overrides_win(
             "UserRepo",
             "UserRepo::delete",
         ]
+
+
+def test_js_aliases_and_required_module_members_resolve(tmp_path):
+    """Issue 11: ``export const b = a``, ``const c = a; c()``, ``require('./m').a()``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "m.js").write_text(
+        "function compute() { return 1; }\nexport const run = compute;\nconst again = compute;\n"
+        "export function local() { return again(); }\nexports.helper = function () { return 2; };\n"
+    )
+    (tmp_path / "use.js").write_text(
+        "import { run } from './m.js';\nexport function main() {\n  run();\n  return require('./m').helper();\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "main") == ["compute", "helper"]
+        assert callee_names(reader, "local") == ["compute"]

@@ -160,6 +160,12 @@ class EcmaScriptExtractor(Extractor):
                     inner = dotted(obj.child_by_field_name("constructor"))
                 elif obj is not None and obj.type == "call_expression":
                     inner = dotted(obj.child_by_field_name("function"))
+                    module = _required_module(obj) if inner == "require" else None
+                    if module is not None and prop is not None:  # require('./m').a(): a of that module
+                        local = f"$require{len(self.out.imports)}"
+                        self.bind(obj, local, module, "*")
+                        self.ref(ts, "calls", f"{local}.{text(prop)}", local)
+                        return
                 if prop is not None and inner:  # new Foo().bar(), make().bar(): what the call gives
                     self.ref(ts, "calls", f"{inner}().{text(prop)}", f"{inner}()")
                 elif prop is not None:
@@ -365,6 +371,9 @@ class EcmaScriptExtractor(Extractor):
             ):
                 continue  # captured as @function
             self.add_def(decl, "constant" if is_const else "variable", name)
+            if value is not None and value.type == "identifier" and text(value) != text(name):
+                # `const c = a` / `export const b = a`: the name is an alias of a (also when imported)
+                self.out.exports.append((text(name), text(value)))
 
     def _require(self, decl, name, call) -> None:
         args = call.child_by_field_name("arguments")
@@ -429,6 +438,14 @@ class EcmaScriptExtractor(Extractor):
                     add(text(ident), "*", True)
             else:
                 add("*", "*", True)
+
+
+def _required_module(call) -> str | None:
+    """The module string of ``require('./m')``, else None."""
+    args = call.child_by_field_name("arguments")
+    if args is None or args.named_child_count != 1 or args.named_children[0].type != "string":
+        return None
+    return text(args.named_children[0])[1:-1]
 
 
 def _type_name(typ) -> str | None:
