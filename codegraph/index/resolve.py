@@ -736,6 +736,10 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                     out.unresolved.append((ref, f.path, f.language))
                 continue
             target = project.lang[target.file_path].canonical(project, target)
+            target = project.lang[f.path].choose_overload(project, ref, target)
+            if target is None:
+                out.unresolved.append((ref, f.path, f.language))
+                continue
             if ref.kind in ("references", "value"):
                 kind = "references"
             elif target.kind in TYPE_TARGETS:

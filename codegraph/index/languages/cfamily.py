@@ -375,10 +375,18 @@ class CFamilyExtractor(Extractor):
             self.out.language = self.lang.label
         self.cpp = self.lang.label == "cpp"
         self.source = prepared_source(self.source, self.cpp, self.lang.grammar)
+        self._arities: dict[tuple[int, int], int] = {}  # (line, col) of a call → its argument count
         self.header = path.endswith(HEADER_EXTS)
         self._anon: list[tuple[int, int]] = []  # byte ranges of anonymous namespaces
         self._defs_by_ts: dict[int, Def] = {}
-        return super().run()
+        out = super().run()
+        for r in out.refs:
+            r.arity = self._arities.get((r.line, r.col))
+        return out
+
+    def _arity_at(self, ts, arity: int | None) -> None:
+        if arity is not None:
+            self._arities[(ts.start_point[0] + 1, ts.start_point[1])] = arity
 
     # ------------------------------------------------------------ captures
     def handle(self, capture: str, ts) -> None:
@@ -592,6 +600,7 @@ class CFamilyExtractor(Extractor):
                 self.type_fact(ts, name, tname)
             if value is not None and value.type in ("argument_list", "initializer_list") and type_name(typ):
                 self.call_ref(decl, type_name(typ), "instantiates")
+                self._arity_at(decl, _arity(value))
 
     def _value_type(self, value) -> str | None:
         """The type an initialiser produces, when it says so: ``new Foo``, ``Foo(…)``,
@@ -681,11 +690,13 @@ class CFamilyExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
+        arity = _arity(ts.child_by_field_name("arguments"))
         if fn.type == "identifier":
             name = text(fn)
             if name in KEYWORDS:
                 return
             self.ref(ts, "calls", name, None)
+            self._arity_at(ts, arity)
             return
         name = scoped_name(fn)
         if name is None:
@@ -698,6 +709,7 @@ class CFamilyExtractor(Extractor):
         if tail in CASTS:
             return
         self.call_ref(ts, name)
+        self._arity_at(ts, arity)
 
     def _parameter(self, p, body=None) -> None:
         if body is None:
@@ -835,6 +847,86 @@ class CFamilyExtractor(Extractor):
                     node.type_parameters = names or None
 
 
+def _arity(args) -> int | None:
+    """How many arguments an argument list (or braced initialiser) passes; None when unknown."""
+    if args is None or args.type not in ("argument_list", "initializer_list"):
+        return None
+    return sum(1 for c in args.named_children if c.type != "comment")
+
+
+def param_range(signature: str | None, name: str) -> tuple[int, int | None] | None:
+    """(fewest, most) arguments a function accepts, read from its signature text: defaults lower
+    the first, ``...`` lifts the second (None = unbounded); None when the text has no list."""
+    if not signature:
+        return None
+    m = re.search(re.escape(name) + r"\s*\(", signature)
+    if m is None:
+        return None
+    inner = _params_text(signature, m.end() - 1)
+    if inner is None:
+        return None
+    params = _split_params(inner)
+    if params == ["void"] or not params:
+        return (0, 0)
+    most: int | None = len(params)
+    fewest = len(params)
+    if params[-1].endswith("..."):
+        most = None
+        fewest -= 1
+    defaults = sum(1 for p in params if "=" in p)
+    return (max(0, fewest - defaults), most)
+
+
+def param_key(signature: str | None, name: str) -> tuple[str, ...] | None:
+    """The parameter types of a signature (names and defaults dropped), to pair a prototype with
+    the definition of the same overload."""
+    if not signature:
+        return None
+    m = re.search(re.escape(name) + r"\s*\(", signature)
+    inner = _params_text(signature, m.end() - 1) if m is not None else None
+    if inner is None:
+        return None
+    key = []
+    for p in _split_params(inner):
+        p = p.split("=", 1)[0]
+        tokens = re.findall(r"[A-Za-z_]\w*|::|[*&<>,\[\]]|\.\.\.", p)
+        if len(tokens) > 1 and re.match(r"[A-Za-z_]", tokens[-1]) and tokens[-2] != "::":
+            tokens = tokens[:-1]
+        key.append(" ".join(tokens))
+    return tuple(key)
+
+
+def _params_text(signature: str, open_at: int) -> str | None:
+    depth = 0
+    for i in range(open_at, len(signature)):
+        ch = signature[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return signature[open_at + 1 : i]
+    return None
+
+
+def _split_params(inner: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in inner:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    last = "".join(cur).strip()
+    if last or out:
+        out.append(last)
+    return [p for p in out if p]
+
+
 def _access(ts) -> str | None:
     """public/private/protected from the nearest access label above a member."""
     p = ts.prev_sibling
@@ -924,6 +1016,23 @@ class CFamily(LanguageModule):
             state = project.lang_state["c"] = {"includes": _Includes(paths), "defs": None}
             _flatten_namespaces(project)
 
+    def choose_overload(self, project, ref, node: Node) -> Node | None:
+        """C++ overloads: the one whose parameter count fits the call's argument count; None when
+        several fit (or the count is unknown). C has no overloads."""
+        if self.label != "cpp" or node.kind not in ("function", "method"):
+            return node
+        family = _overloads(project, self, node)
+        if len(family) == 1:
+            return node
+        if ref.arity is None:
+            return None
+        fits = []
+        for n in family:
+            r = param_range(n.signature, n.name)
+            if r is None or (r[0] <= ref.arity and (r[1] is None or ref.arity <= r[1])):
+                fits.append(n)
+        return fits[0] if len(fits) == 1 else None
+
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
         inc: _Includes = project.lang_state["c"]["includes"]
         system = spec.startswith("<")
@@ -949,6 +1058,12 @@ class CFamily(LanguageModule):
                 ):
                     defs[n.qualified_name].append(n)
             state["defs"] = defs
+        if len(state["defs"].get(node.qualified_name, ())) > 1:
+            # overloads share the qualified name: pair by parameter types
+            key = param_key(node.signature, node.name)
+            same = [n for n in state["defs"][node.qualified_name] if param_key(n.signature, n.name) == key]
+            if len(same) == 1:
+                return same[0]
         candidates = [
             n
             for n in state["defs"].get(node.qualified_name, ())
@@ -962,6 +1077,20 @@ class CFamily(LanguageModule):
             if len(paired) == 1:
                 return paired[0]
         return node
+
+
+def _overloads(project, module, node: Node) -> list[Node]:
+    """The distinct functions (prototypes mapped to their definitions) named like ``node`` in its
+    class or namespace."""
+    parent = project.parent.get(node.id)
+    if parent is None:
+        return [node]
+    found: dict[str, Node] = {}
+    for n in project.children.get(parent, {}).get(node.name, ()):
+        if n.kind in ("function", "method"):
+            c = module.canonical(project, n)
+            found[c.id] = c
+    return list(found.values()) or [node]
 
 
 def _flatten_namespaces(project) -> None:
@@ -993,12 +1122,29 @@ def _flatten_namespaces(project) -> None:
     for blocks in by_qname.values():
         if len(blocks) < 2:
             continue
-        merged: dict[str, list[Node]] = defaultdict(list)
+        shared: dict[str, list[Node]] = defaultdict(list)
+        local: dict[str, list[Node]] = {}
         for b in blocks:
             for name, members in project.children.get(b.id, {}).items():
-                merged[name].extend(members)
+                for m in members:
+                    if _file_local(m):
+                        local.setdefault(b.id, []).append(m)
+                    else:
+                        shared[name].append(m)
         for b in blocks:
-            project.children[b.id] = merged
+            if b.id in local:
+                # a file-local member (static, anonymous namespace) is seen from its own file only
+                own: dict[str, list[Node]] = defaultdict(list, {k: list(v) for k, v in shared.items()})
+                for m in local[b.id]:
+                    own[m.name].append(m)
+                project.children[b.id] = own
+            else:
+                project.children[b.id] = shared
+
+
+def _file_local(node: Node) -> bool:
+    """Internal linkage: a ``static`` or anonymous-namespace function, type or variable."""
+    return node.visibility == "private" and node.kind not in ("method", "field")
 
 
 class C(CFamily):
