@@ -245,9 +245,7 @@ def _var_name(decl) -> tuple[str | None, object]:
         ):
             nxt = decl.child_by_field_name("declarator")
             if nxt is None:
-                nxt = next(
-                    (c for c in decl.named_children if c.type in ("identifier", "field_identifier")), None
-                )
+                nxt = next((c for c in decl.named_children if c.type != "ERROR"), None)
             decl = nxt
             continue
         return None, None
