@@ -98,6 +98,7 @@ class _Project:
         self._value_memo: dict[str, Node | None] = {}
         self._mro_memo: dict[str, list[str]] = {}
         self._class_of_active: set[tuple[str, str]] = set()
+        self._export_memo: dict[tuple[str, str], Node | str | None] = {}
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -179,7 +180,17 @@ class _Project:
     def export_of(self, path: str, name: str, depth: int = 0) -> Node | str | None:
         """What ``name`` means when imported from module ``path`` (a file, or a package handle): a
         node, a module handle (a submodule or a namespace), or None. Follows re-exports and star
-        imports up to MAX_HOPS. In a package, the name must mean one thing across its files."""
+        imports up to MAX_HOPS. In a package, the name must mean one thing across its files.
+        Top-level answers are memoised: C/C++ headers are star-imported by most files of a project
+        (curl: every file includes curl_setup.h), and each lookup would walk the include graph."""
+        if depth == 0:
+            key = (path, name)
+            if key not in self._export_memo:
+                self._export_memo[key] = self._export_of(path, name, 0)
+            return self._export_memo[key]
+        return self._export_of(path, name, depth)
+
+    def _export_of(self, path: str, name: str, depth: int) -> Node | str | None:
         if depth > MAX_HOPS:
             return None
         if path in self.packages:
@@ -258,6 +269,7 @@ class _Project:
                 self.parent[nid] = target.id
                 self.children[target.id][node.name].append(node)
         self._scope_cache.clear()
+        self._export_memo.clear()
         self._visible_cache.clear()
 
     def _declares_type(self, owner: str) -> bool:
