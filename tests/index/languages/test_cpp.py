@@ -160,3 +160,8 @@ def test_every_operation_answers_on_the_cpp_fixture(g, tool, monkeypatch):
     text = result["content"][0]["text"]
     assert result["isError"] is False, text[:500]
     assert expected in text, text[:1500]
+
+
+def test_a_cpp_header_named_h_is_a_cpp_file_in_the_files_table(g):
+    langs = dict(g.db.execute("SELECT path, language FROM files").fetchall())
+    assert langs["src/canvas.h"] == "cpp" and langs["include/geo/shape.h"] == "cpp"
