@@ -965,23 +965,27 @@ class _Includes:
         while key.startswith("../"):
             key = key[3:]
         hits = self.by_suffix.get(key, [])
+        while not hits and key.count("/") >= 2:
+            # the project root may sit inside the include root: abseil's files live in absl/ and
+            # include "absl/base/config.h" — drop leading folders, keeping at least dir/file
+            key = key.split("/", 1)[1]
+            hits = self.by_suffix.get(key, [])
         if not hits:
             return None
         if len(hits) == 1:
             return hits[0]
-        # the nearest: the longest common directory prefix with the including file
-        from_dir = posixpath.dirname(from_path).split("/")
-
-        def shared(p: str) -> int:
-            n = 0
-            for a, b in zip(from_dir, posixpath.dirname(p).split("/"), strict=False):
-                if a != b:
-                    break
-                n += 1
-            return n
-
-        best = max(shared(h) for h in hits)
-        top = [h for h in hits if shared(h) == best]
+        # several: the one under the deepest folder enclosing the including file (an include
+        # directory up the tree, as -I paths usually are); none enclosing it → unresolved
+        from_dir = posixpath.dirname(from_path)
+        roots = {}
+        for h in hits:
+            root = h[: len(h) - len(key)].rstrip("/")
+            if root == "" or from_dir == root or from_dir.startswith(root + "/"):
+                roots[h] = root.count("/") + (1 if root else 0)
+        if not roots:
+            return None
+        deepest = max(roots.values())
+        top = [h for h, depth in roots.items() if depth == deepest]
         return top[0] if len(top) == 1 else None
 
 

@@ -165,3 +165,14 @@ def test_every_operation_answers_on_the_cpp_fixture(g, tool, monkeypatch):
 def test_a_cpp_header_named_h_is_a_cpp_file_in_the_files_table(g):
     langs = dict(g.db.execute("SELECT path, language FROM files").fetchall())
     assert langs["src/canvas.h"] == "cpp" and langs["include/geo/shape.h"] == "cpp"
+
+
+def test_include_specs_resolve_from_a_root_inside_the_include_root():
+    from codegraph.index.languages.cfamily import _Includes
+
+    inc = _Includes(["base/config.h", "strings/str_cat.h", "strings/internal/config.h", "numeric/int128.cc"])
+    # abseil indexed from absl/: "absl/base/config.h" is base/config.h
+    assert inc.find("numeric/int128.cc", "absl/base/config.h", system=False) == "base/config.h"
+    assert inc.find("strings/str_cat.h", "config.h", system=False) is None  # no config.h beside it…
+    assert inc.find("strings/internal/x.h", "config.h", system=False) == "strings/internal/config.h"
+    assert inc.find("numeric/int128.cc", "string", system=True) is None  # a standard header
