@@ -563,6 +563,8 @@ class CFamilyExtractor(Extractor):
 
     def _declaration(self, ts) -> None:
         parent = ts.parent
+        if parent is not None and parent.type == "friend_declaration":
+            return  # a friend names a function of the enclosing namespace, not a member
         in_body = self._in_function_body(ts)
         declarators = ts.children_by_field_name("declarator")
         typ = ts.child_by_field_name("type")
@@ -868,7 +870,7 @@ def param_range(signature: str | None, name: str) -> tuple[int, int | None] | No
         return (0, 0)
     most: int | None = len(params)
     fewest = len(params)
-    if params[-1].endswith("..."):
+    if "..." in params[-1]:  # C varargs, or a C++ parameter pack (``Args&&... args``)
         most = None
         fewest -= 1
     defaults = sum(1 for p in params if "=" in p)
