@@ -99,6 +99,7 @@ class _Project:
         self._mro_memo: dict[str, list[str]] = {}
         self._class_of_active: set[tuple[str, str]] = set()
         self._export_memo: dict[tuple[str, str], Node | str | None] = {}
+        self._star_seen: set[str] | None = None
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -186,7 +187,11 @@ class _Project:
         if depth == 0:
             key = (path, name)
             if key not in self._export_memo:
-                self._export_memo[key] = self._export_of(path, name, 0)
+                outer, self._star_seen = self._star_seen, set()
+                try:
+                    self._export_memo[key] = self._export_of(path, name, 0)
+                finally:
+                    self._star_seen = outer
             return self._export_memo[key]
         return self._export_of(path, name, depth)
 
@@ -218,9 +223,14 @@ class _Project:
         sub = self._as_handle(self.lang[path].package_member(self, path, name))
         if sub is not None:
             return sub
+        seen = self._star_seen
         for star in self.star[path]:
             mod = self.module_file(path, star.module)
             if mod is not None and mod != path:
+                if seen is not None:
+                    if mod in seen:  # an include graph is a DAG: one visit per lookup is enough
+                        continue
+                    seen.add(mod)
                 target = self.export_of(mod, name, depth + 1)
                 if target is not None:
                     return target
