@@ -21,12 +21,16 @@ qualified names (``leveldb::log::Writer::AddRecord``); an anonymous namespace ad
 its members file-local (like ``static``).
 
 Resolution: ``#include "…"`` relative to the including file, then any project file whose path ends
-with the spec (the nearest one; include directories found in the tree); ``<…>`` only the latter,
-never for standard headers. A header's names are seen through includes (transitively). An edge to
-a prototype is moved to its one definition (same qualified name). ``this->m()``, members of typed
-locals, parameters and fields (``Foo* p; p->m()``), ``Foo::m()`` and ``ns::f()``; ``new Foo`` and
-``Foo f(…)`` instantiate. No unique-name fallback: C and C++ declare before use, so a name no
-include declares stays unresolved.
+with the spec (several: the one under the deepest folder enclosing the includer, as ``-I`` paths
+are; a spec may start above the indexed root, like abseil's ``absl/…``); ``<…>`` only the latter,
+never for standard headers. A header's names are seen through includes (transitively), namespace
+blocks of one namespace are merged, file-local names stay in their file. An edge to a prototype is
+moved to its definition (same qualified name and parameter types). ``this->m()`` and bare member
+names inside a class, members of typed locals, parameters and fields (``Foo* p; p->m()``), return
+types (``auto x = make()``), ``Foo::m()`` and ``ns::f()``; ``new Foo`` and ``Foo f(…)``
+instantiate. C++ overloads are chosen by argument count and refused when the count cannot decide.
+No unique-name fallback: C and C++ declare before use, so a name no include declares stays
+unresolved.
 """
 
 from __future__ import annotations
@@ -90,7 +94,6 @@ if else while for do switch case return goto break continue sizeof typeof aligno
 catch try operator template typename class struct union enum namespace using public private protected
 """.split()
 )
-HEADER_EXTS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp")
 PRIMITIVES = frozenset(
     """
 void char short int long float double signed unsigned bool _Bool size_t ssize_t ptrdiff_t wchar_t char8_t
@@ -297,12 +300,7 @@ def type_name(type_node) -> str | None:
     return None
 
 
-_TYPE_WORDS = re.compile(
-    r"\b(?:const|volatile|static|inline|virtual|explicit|constexpr|typename|struct|class|enum)\b"
-)
-
-
-def return_type_text(type_node, declarator) -> str | None:
+def return_type_text(type_node) -> str | None:
     """A function's return type as the resolver wants it (``Status``, ``Iterator`` for
     ``Iterator*``, ``Foo`` for ``std::unique_ptr<Foo>``), or None."""
     name = type_name(type_node)
@@ -311,7 +309,7 @@ def return_type_text(type_node, declarator) -> str | None:
     return name.rsplit(".", 1)[-1]
 
 
-def _prev_comments(node, source: bytes) -> str | None:
+def _prev_comments(node) -> str | None:
     """The comment block right above ``node`` (no blank line between), as plain text."""
     comments = []
     prev = node.prev_sibling
@@ -374,9 +372,7 @@ class CFamilyExtractor(Extractor):
         self.cpp = self.lang.label == "cpp"
         self.source = prepared_source(self.source, self.cpp, self.lang.grammar)
         self._arities: dict[tuple[int, int], int] = {}  # (line, col) of a call → its argument count
-        self.header = path.endswith(HEADER_EXTS)
         self._anon: list[tuple[int, int]] = []  # byte ranges of anonymous namespaces
-        self._defs_by_ts: dict[int, Def] = {}
         out = super().run()
         for r in out.refs:
             r.arity = self._arities.get((r.line, r.col))
@@ -479,7 +475,6 @@ class CFamilyExtractor(Extractor):
                 d.owner = owner
         if d is None:
             return
-        self._defs_by_ts[ts.id] = d
         for c in ts.children:
             if c.type == "base_class_clause":
                 for b in c.named_children:
@@ -552,7 +547,6 @@ class CFamilyExtractor(Extractor):
             return None
         if owner:
             d.owner = owner
-        self._defs_by_ts[ts.id] = d
         if not prototype:
             body = ts.child_by_field_name("body")
             params = fd.child_by_field_name("parameters")
@@ -782,7 +776,7 @@ class CFamilyExtractor(Extractor):
         if node.kind in ("function", "method"):
             self._function_details(node, d)
         if node.kind not in ("enum_member",):
-            node.docstring = _prev_comments(span_node, self.source)
+            node.docstring = _prev_comments(span_node)
         if self._anon and node.kind != "namespace":
             b = ts.start_byte
             if any(a <= b < e for a, e in self._anon) and node.kind in (
@@ -818,7 +812,7 @@ class CFamilyExtractor(Extractor):
         sig = self.source[start:head_end].decode("utf-8", "replace")
         prototype = ts.type != "function_definition"
         node.signature = squash(sig + (";" if prototype else ""))
-        node.return_type = return_type_text(ts.child_by_field_name("type"), decl)
+        node.return_type = return_type_text(ts.child_by_field_name("type"))
         for c in ts.children:
             if c.type == "storage_class_specifier" and text(c) == "static":
                 node.is_static = True
