@@ -111,6 +111,42 @@ def _in_directive(m: bytes, line_start: int) -> bool:
     return j >= 0 and m[j] == 92  # the previous line ends with a backslash
 
 
+_NAMESPACE_HEAD = re.compile(rb"(?:\bnamespace\b[\w\s:]*|\bextern\s+\"x\"\s*)$")
+
+
+_BRACES = re.compile(rb"[{};]")
+
+
+def _brace_scopes(m: bytes) -> list[tuple[int, bool]]:
+    """(offset, inside a non-namespace brace) at every brace of the masked text, in order: a
+    position is at file scope when the last entry before it says False."""
+    out: list[tuple[int, bool]] = [(0, False)]
+    stack: list[bool] = []  # True: a namespace / extern "C" block
+    last = 0
+    for mt in _BRACES.finditer(m):
+        i = mt.start()
+        c = m[i]
+        if c == 123:  # {
+            stack.append(bool(_NAMESPACE_HEAD.search(m[last:i].strip())))
+        elif c == 125 and stack:  # }
+            stack.pop()
+        last = i + 1
+        if c != 59:
+            out.append((i, not all(stack)))
+    return out
+
+
+def _at_file_scope(scopes: list[tuple[int, bool]], pos: int) -> bool:
+    lo, hi = 0, len(scopes) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if scopes[mid][0] <= pos:
+            lo = mid
+        else:
+            hi = mid - 1
+    return not scopes[lo][1]
+
+
 def blank_macros(src: bytes, cpp: bool) -> bytes:
     """Blank the ALL-CAPS macros that would derail the grammar (never in comments, strings or
     ``#`` lines): one alone on its line between declarations (``ABSL_NAMESPACE_BEGIN``); one, with
@@ -120,12 +156,12 @@ def blank_macros(src: bytes, cpp: bool) -> bytes:
     between ``class`` and the name (``class LEVELDB_EXPORT Status {``)."""
     m = _mask(src)
     out = bytearray(src)
+    scopes = _brace_scopes(m)
     for mt in _LINE_MACRO.finditer(m):
         line_start = mt.start()
         if _in_directive(m, line_start):
             continue
-        a = end = mt.end(2)
-        a = mt.start(2)
+        a, end = mt.start(2), mt.end(2)
         p = _WS.match(m, end).end()
         if m[p : p + 1] == b"(":
             q = _group_end(m, p)
@@ -134,6 +170,10 @@ def blank_macros(src: bytes, cpp: bool) -> bytes:
             end = q
         rest = _WS.match(m, end).end()
         nxt = m[rest : rest + 1]
+        if nxt == b";" and end > mt.end(2) and _at_file_scope(scopes, a):
+            # ``ABSL_FLAG(int, f, 1, "");`` at file/namespace scope: a declaration-making macro
+            _blank(out, a, rest + 1)
+            continue
         if nxt in (b"\n", b"\r", b""):
             prev = _prev_char(m, line_start)
             after = _next_char(m, rest)

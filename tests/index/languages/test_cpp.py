@@ -176,3 +176,13 @@ def test_include_specs_resolve_from_a_root_inside_the_include_root():
     assert inc.find("strings/str_cat.h", "config.h", system=False) is None  # no config.h beside it…
     assert inc.find("strings/internal/x.h", "config.h", system=False) == "strings/internal/config.h"
     assert inc.find("numeric/int128.cc", "string", system=True) is None  # a standard header
+
+
+def test_declaration_macros_at_namespace_scope_are_blanked_but_calls_in_bodies_stay():
+    from codegraph.index.languages._cfamily_source import blank_macros
+
+    src = b'namespace absl {\nABSL_NAMESPACE_BEGIN\nABSL_FLAG(int, f, 1, "x");\nvoid g() {\n  EXPECT_EQ(a, b);\n}\n}\n'
+    out = blank_macros(src, True)
+    assert len(out) == len(src)
+    assert b"ABSL_FLAG" not in out and b"ABSL_NAMESPACE_BEGIN" not in out
+    assert b"EXPECT_EQ(a, b);" in out
