@@ -441,7 +441,6 @@ def _parse_all(
     root: str, files: list[SourceFile], workers: int | None, progress
 ) -> tuple[list, dict[str, str]]:
     jobs = [(root, f.path, f.size, f.mtime_ns, f.language, f.grammar) for f in files]
-    languages = {f.path: f.language for f in files}
     parsed: list[writer.ParsedFile] = []
     skipped: dict[str, str] = {}
     workers = workers or os.cpu_count() or 1
@@ -464,9 +463,9 @@ def _parse_all(
             if reason:
                 skipped[path] = reason
             else:
-                parsed.append(
-                    writer.ParsedFile(path, size, mtime_ns, digest, languages[path], data, cache.decode(data))
-                )
+                fx = cache.decode(data)
+                # the extraction's label, not the extension's: a C++ header named .h is cpp
+                parsed.append(writer.ParsedFile(path, size, mtime_ns, digest, fx.language, data, fx))
             if progress is not None:
                 progress(done, len(jobs))
         finished = True

@@ -98,6 +98,8 @@ class _Project:
         self._value_memo: dict[str, Node | None] = {}
         self._mro_memo: dict[str, list[str]] = {}
         self._class_of_active: set[tuple[str, str]] = set()
+        self._export_memo: dict[tuple[str, str], Node | str | None] = {}
+        self._star_seen: set[str] | None = None
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -179,7 +181,21 @@ class _Project:
     def export_of(self, path: str, name: str, depth: int = 0) -> Node | str | None:
         """What ``name`` means when imported from module ``path`` (a file, or a package handle): a
         node, a module handle (a submodule or a namespace), or None. Follows re-exports and star
-        imports up to MAX_HOPS. In a package, the name must mean one thing across its files."""
+        imports up to MAX_HOPS. In a package, the name must mean one thing across its files.
+        Top-level answers are memoised: C/C++ headers are star-imported by most files of a project
+        (curl: every file includes curl_setup.h), and each lookup would walk the include graph."""
+        if depth == 0:
+            key = (path, name)
+            if key not in self._export_memo:
+                outer, self._star_seen = self._star_seen, set()
+                try:
+                    self._export_memo[key] = self._export_of(path, name, 0)
+                finally:
+                    self._star_seen = outer
+            return self._export_memo[key]
+        return self._export_of(path, name, depth)
+
+    def _export_of(self, path: str, name: str, depth: int) -> Node | str | None:
         if depth > MAX_HOPS:
             return None
         if path in self.packages:
@@ -207,9 +223,14 @@ class _Project:
         sub = self._as_handle(self.lang[path].package_member(self, path, name))
         if sub is not None:
             return sub
+        seen = self._star_seen
         for star in self.star[path]:
             mod = self.module_file(path, star.module)
             if mod is not None and mod != path:
+                if seen is not None:
+                    if mod in seen:  # an include graph is a DAG: one visit per lookup is enough
+                        continue
+                    seen.add(mod)
                 target = self.export_of(mod, name, depth + 1)
                 if target is not None:
                     return target
@@ -258,6 +279,7 @@ class _Project:
                 self.parent[nid] = target.id
                 self.children[target.id][node.name].append(node)
         self._scope_cache.clear()
+        self._export_memo.clear()
         self._visible_cache.clear()
 
     def _declares_type(self, owner: str) -> bool:
@@ -736,6 +758,10 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                     out.unresolved.append((ref, f.path, f.language))
                 continue
             target = project.lang[target.file_path].canonical(project, target)
+            target = project.lang[f.path].choose_overload(project, ref, target)
+            if target is None:
+                out.unresolved.append((ref, f.path, f.language))
+                continue
             if ref.kind in ("references", "value"):
                 kind = "references"
             elif target.kind in TYPE_TARGETS:

@@ -153,6 +153,13 @@ class LanguageModule:
         replaces the earlier one)."""
         return candidates[-1]
 
+    def choose_overload(self, project, ref, node: Node) -> Node | None:
+        """The overload a call ``ref`` (with ``ref.arity`` arguments, if counted) means when it
+        resolved to ``node``: ``node`` itself, another overload of the same name, or None when the
+        argument count cannot decide (issue 10: never pick one silently). Called after
+        :meth:`canonical`; the default keeps ``node``."""
+        return node
+
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""
         return node
