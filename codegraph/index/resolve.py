@@ -521,11 +521,29 @@ class _Project:
         for part in parts[1:]:
             if cur is None or not cur.file_path:  # a foreign container declares no fields
                 return None
-            names = self.types.get(cur.id, {}).get("self." + part)
-            if not names or len(names) != 1:
-                return None
-            cur = self.class_of(cur.file_path, cur.id, next(iter(names)))
+            cur = self.field_type(cur, part)
         return cur
+
+    def field_type(self, cls: Node, field_name: str) -> Node | None:
+        """The type a field or attribute of ``cls`` (or of a base, in MRO order) holds, as the type
+        states it: ``self.x = Foo()``, ``this.x = new Foo()``, ``root *node`` in a Go struct, a typed
+        property; or what a ``@property`` returns. None when unknown or stated more than once."""
+        for cid in self.mro(cls.id):
+            owner = self.nodes.get(cid)
+            if owner is None:
+                continue
+            lang = self.lang.get(owner.file_path)
+            keys = [f"{s}.{field_name}" for s in sorted(lang.self_names | {"self"})] if lang else []
+            for key in [*keys, field_name]:
+                names = self.types.get(cid, {}).get(key)
+                if names:
+                    if len(names) != 1:
+                        return None
+                    return self.class_of(owner.file_path, cid, next(iter(names)))
+            held = self.children.get(cid, {}).get(field_name)
+            if held:
+                return self.value_type(held[-1])
+        return None
 
     def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:
         """The class an expression names or produces: a type name (``Foo``, ``mod.Foo``), or a
@@ -818,6 +836,15 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
     if ref.kind == "references":
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)
         return (target, how) if isinstance(target, Node) and target.kind in TYPE_TARGETS else (None, "")
+    if ref.receiver is None and name in project.lang[path].super_names:
+        # super(...): the nearest base's constructor
+        cls = project.enclosing_class(ref.source)
+        for base in project.mro(cls.id)[1:] if cls is not None else ():
+            for ctor in project.lang[path].constructor_names:
+                hits = project.children.get(base, {}).get(ctor)
+                if hits:
+                    return hits[-1], "super"
+        return None, ""
     if ref.receiver is None:
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=BARE_CALL_TARGETS)
         if isinstance(target, Node) and target.kind in VALUE_KINDS:
@@ -863,7 +890,7 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
         typed = project.type_of(path, ref.source, recv)
     else:
         typed = project.type_of(path, ref.source, recv) if "." not in recv else None
-    if typed is None and "." in recv and lang.property_chains:
+    if typed is None and "." in recv:  # tree.root.getValue(), self.repo.conn.execute()
         typed = project.property_chain(path, ref.source, recv)
     if typed is not None:
         target = project.member(typed.id, method, ref)

@@ -348,3 +348,22 @@ def test_js_aliases_and_required_module_members_resolve(tmp_path):
     with Reader(tmp_path) as reader:
         assert callee_names(reader, "main") == ["compute", "helper"]
         assert callee_names(reader, "local") == ["compute"]
+
+
+def test_python_module_level_aliases_and_partials_resolve_to_the_function(tmp_path):
+    """Django's ``path = partial(_path, Pattern=RoutePattern)`` and ``x = y`` aliases."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "conf.py").write_text(
+        "from functools import partial\n\n\ndef _path(route, view, Pattern=None):\n    return route\n\n\n"
+        "path = partial(_path, Pattern=1)\nre_path = _path\n"
+    )
+    (tmp_path / "urls.py").write_text(
+        "from conf import path, re_path\n\n\ndef patterns():\n    return [path('a', 1), re_path('b', 2)]\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "patterns") == ["_path"]
+        assert len(callers(reader, "_path").groups[0].sites) == 2

@@ -46,8 +46,6 @@ class LanguageModule:
         unique_fallback: may a bare name bind to the one definition of that name in the family?
         implicit_members: does a bare name inside a type mean that type's member first (Java, C#,
             C++, Dart, Kotlin, Swift…; not Python, where members need ``self.``)?
-        property_chains: a receiver ``a.b.c`` is typed by walking the declared types of ``a``'s fields
-            or properties (``X.shared.m()``, ``self.handle.shared.m()``).
         foreign_owners: members written for a type the project does not declare (a Swift extension
             of an SDK class, a Rust impl for a std type) are found on receivers of that type's name.
         test_suffixes / test_prefixes: file-name rules for test files (the directory rules
@@ -75,8 +73,9 @@ class LanguageModule:
     method_containers: ClassVar[frozenset[str]] = METHOD_CONTAINERS
     unique_fallback: ClassVar[bool] = True
     implicit_members: ClassVar[bool] = False
+    # member names of a constructor, for a bare ``super(...)`` call (JS: "constructor")
+    constructor_names: ClassVar[tuple[str, ...]] = ()
     foreign_owners: ClassVar[bool] = False
-    property_chains: ClassVar[bool] = False
     test_suffixes: ClassVar[tuple[str, ...]] = ()
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()

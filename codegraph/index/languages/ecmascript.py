@@ -101,7 +101,11 @@ class EcmaScriptExtractor(Extractor):
         for c in ts.children:
             if c.type == "class_heritage":
                 for clause in c.children:
-                    if clause.type == "extends_clause":
+                    if clause.type in ("identifier", "member_expression"):  # javascript: extends X
+                        name = dotted(clause)
+                        if name:
+                            self.base_ref(d, "extends", name, clause)
+                    elif clause.type == "extends_clause":
                         for v in clause.children_by_field_name("value"):
                             name = dotted(v)
                             if name:
@@ -150,6 +154,8 @@ class EcmaScriptExtractor(Extractor):
             if name == "require":
                 return
             self.ref(ts, "calls", name, None)
+        elif fn.type == "super":  # super(...) in a constructor: the base class's constructor
+            self.ref(ts, "calls", "super", None)
         elif fn.type == "member_expression":
             name = dotted(fn)
             if name is None:
@@ -484,6 +490,7 @@ class EcmaScript(LanguageModule):
     super_names = frozenset({"super"})
     self_type_exprs = frozenset({"this.constructor"})
     self_type_annotations = frozenset({"this"})
+    constructor_names = ("constructor",)
     method_containers = METHOD_CONTAINERS | {"namespace"}
     test_suffixes = (".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx", ".spec.tsx")
     generated_suffixes = (".generated.ts", ".generated.js", ".gen.ts")

@@ -158,6 +158,9 @@ class PythonExtractor(Extractor):
             return
         name = text(left)
         self.add_def(ts, "constant" if CONSTANT_NAME.match(name) else "variable", left)
+        alias = _alias_of(right) if at_module else None
+        if alias and alias != name:  # path = partial(_path, ...), lazy_thing = thing: calls mean it
+            self.out.exports.append((name, alias))
 
     def _import(self, ts) -> None:
         if ts.type == "import_statement":
@@ -189,6 +192,22 @@ class PythonExtractor(Extractor):
         nid = self.import_node(ts, module)
         for local, mod, imported in items:
             self.bind(ts, local, mod, imported, node=nid)
+
+
+def _alias_of(right) -> str | None:
+    """The name a module-level assignment only renames: ``x = y`` or ``x = partial(y, …)``."""
+    if right is None:
+        return None
+    if right.type == "identifier":
+        return text(right)
+    if right.type == "call":
+        fn = right.child_by_field_name("function")
+        args = right.child_by_field_name("arguments")
+        if fn is not None and dotted(fn) in ("partial", "functools.partial") and args is not None:
+            first = next((a for a in args.named_children if a.type != "comment"), None)
+            if first is not None and first.type == "identifier":
+                return text(first)
+    return None
 
 
 def _docstring(body) -> str | None:

@@ -790,7 +790,6 @@ class Rust(LanguageModule):
     self_names = frozenset({"self", "Self"})
     self_type_annotations = frozenset({"Self"})
     unique_fallback = False
-    property_chains = True
     test_suffixes = ("_test.rs", "_tests.rs")
     extractor = RustExtractor
 

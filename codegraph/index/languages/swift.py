@@ -439,7 +439,6 @@ class Swift(LanguageModule):
     self_type_annotations = frozenset({"Self"})
     unique_fallback = False
     foreign_owners = True
-    property_chains = True
     generated_suffixes = (".generated.swift", ".pb.swift", ".grpc.swift")
     extractor = SwiftExtractor
 
