@@ -118,6 +118,9 @@ class FileExtraction:
     # Names local to a function (parameters, assignment / loop / with / except / comprehension
     # targets): (function node id, name). A local shadows every project definition of that name.
     locals: list[tuple[str, str]] = field(default_factory=list)
+    # Definitions that belong to a type but are written inside a function of it (JS ``this.render =
+    # function`` in a constructor): (node id, id of the function it is written in), for scoping.
+    closures: list[tuple[str, str]] = field(default_factory=list)
     # The package / namespace the file declares (Go ``package``, Java ``package``, C# ``namespace``).
     package: str | None = None
 

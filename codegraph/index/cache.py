@@ -11,7 +11,7 @@ import zlib
 from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
 # Bumped whenever the encoded shape or the extractor's output changes: older cache rows are re-parsed.
-CACHE_VERSION = "12"
+CACHE_VERSION = "13"
 _NODE_FIELDS = Node.__slots__
 _REF_FIELDS = Ref.__slots__
 _IMPORT_FIELDS = ImportBinding.__slots__
@@ -32,6 +32,7 @@ def encode(fx: FileExtraction) -> bytes:
         fx.owners,
         fx.package,
         fx.locals,
+        fx.closures,
     ]
     return zlib.compress(json.dumps(payload, separators=(",", ":")).encode(), 1)
 
@@ -51,6 +52,7 @@ def decode(data: bytes) -> FileExtraction:
         owners,
         package,
         local_names,
+        closures,
     ) = json.loads(zlib.decompress(data))
     return FileExtraction(
         path=path,
@@ -66,4 +68,5 @@ def decode(data: bytes) -> FileExtraction:
         owners=[tuple(o) for o in owners],
         package=package,
         locals=[tuple(x) for x in local_names],
+        closures=[tuple(x) for x in closures],
     )

@@ -189,9 +189,13 @@ class Extractor:
             while stack and stack[-1].end <= d.start:
                 stack.pop()
             d.parent = stack[-1] if stack else None
+            lexical = None
             if d.hoist:  # ``this.render = function`` in a constructor is a method of the class
+                lexical = d.parent  # ... whose body still sees the constructor's variables
                 while d.parent is not None and d.parent.kind not in containers:
                     d.parent = d.parent.parent
+                if lexical is d.parent:
+                    lexical = None
             kind = d.kind
             in_container = d.owner is not None or (d.parent is not None and d.parent.kind in containers)
             if kind == "function" and in_container:
@@ -223,6 +227,8 @@ class Extractor:
             self.out.contains.append((parent_id, nid))
             if d.owner is not None:
                 self.out.owners.append((nid, d.owner))
+            if lexical is not None and lexical.node is not None:
+                self.out.closures.append((nid, lexical.node.id))
             stack.append(d)
 
     def _enclosing(self, byte: int) -> Def | None:

@@ -80,6 +80,7 @@ class _Project:
         self.exports: dict[str, dict[str, str]] = {}
         self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
         self.locals: dict[str, set[str]] = defaultdict(set)
+        self.lexical: dict[str, str] = {}  # hoisted definition -> the function it is written in
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.lang_state: dict[str, object] = {}
         # Types the project only extends (a Swift extension of an SDK class, a Rust impl for a std
@@ -139,6 +140,7 @@ class _Project:
                 self.returns[fn_id].append(expr)
             for fn_id, name in f.locals:
                 self.locals[fn_id].add(name)
+            self.lexical.update(f.closures)
         for label in sorted(by_language):
             module_for(label).prepare(self, by_language[label])
 
@@ -320,7 +322,7 @@ class _Project:
             sid = source_id
             while sid is not None and not sid.startswith("file:"):
                 chain.append(self.nodes[sid])
-                sid = self.parent.get(sid)
+                sid = self.lexical.get(sid) or self.parent.get(sid)
             self._scope_cache[source_id] = chain
         return chain
 
@@ -848,7 +850,11 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
     if ref.receiver is None:
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=BARE_CALL_TARGETS)
         if isinstance(target, Node) and target.kind in VALUE_KINDS:
-            target, how = project.alias_target(target), "alias"  # const c = a; c()
+            aliased = project.alias_target(target)  # const c = a; c()
+            if aliased is not None:
+                target, how = aliased, "alias"
+            elif how == "import":  # an imported callable value (vec4 = new ConvertType(), _ = gettext_lazy)
+                return target, how
         if isinstance(target, Node) and (target.kind in BARE_CALL_TARGETS or target.kind == "method"):
             return target, how
         return None, ""

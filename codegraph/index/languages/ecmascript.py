@@ -348,7 +348,9 @@ class EcmaScriptExtractor(Extractor):
                 if fn is not None and fn.type == "identifier" and text(fn) == "require":
                     self._require(decl, name, value)
                     continue
-            if (
+            if value is not None and value.type == "this" and name is not None and name.type == "identifier":
+                self.type_fact(decl, text(name), "this.constructor")  # const scope = this
+            elif (
                 value is not None
                 and value.type == "new_expression"
                 and name is not None
