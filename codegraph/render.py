@@ -62,17 +62,30 @@ def _relation(r: graph.RelationResult) -> str:
                 else "no calls into project code (calls to libraries and untyped receivers stay unresolved)"
             )
             out.append(f"  ({hint})")
+        rows: list[str] = []
         for s in g.sites:
             new = " [new]" if s.kind == "instantiates" else ""
             if s.doubt:
                 new += f" [{s.doubt}]"
             if r.operation == "callers":
-                out.append(f"  {_name(s.node)}  {_loc(s.node, s.line)}{new}")
+                rows.append(f"  {_name(s.node)}  {_loc(s.node, s.line)}{new}")
             else:
-                out.append(f"  {_name(s.node)}  {_loc(s.node)}  (line {s.line}){new}")
+                rows.append(f"  {_name(s.node)}  {_loc(s.node)}  (line {s.line}){new}")
+        for row, n in _runs(rows):  # two calls on one line are one row
+            out.append(row if n == 1 else f"{row}  ×{n}")
         if g.total > len(g.sites):
             out.append(f"  … {g.total - len(g.sites)} more (raise --limit)")
     return "\n".join(out)
+
+
+def _runs(rows: list[str]) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for row in rows:
+        if out and out[-1][0] == row:
+            out[-1] = (row, out[-1][1] + 1)
+        else:
+            out.append((row, 1))
+    return out
 
 
 def _impact(r: graph.ImpactResult) -> str:

@@ -367,3 +367,17 @@ def test_python_module_level_aliases_and_partials_resolve_to_the_function(tmp_pa
     with Reader(tmp_path) as reader:
         assert callee_names(reader, "patterns") == ["_path"]
         assert len(callers(reader, "_path").groups[0].sites) == 2
+
+
+def test_two_calls_on_one_line_are_one_caller_row_with_a_count(tmp_path):
+    """Found by a new user on rxjs: ``switchMapTo`` was listed twice for two calls on one line."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.render import render
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "a.py").write_text("def f(x):\n    return x\n\n\ndef g():\n    return f(f(1))\n")
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        text = render(callers(reader, "f"))
+    assert text.count("g (function)") == 1 and "a.py:6  ×2" in text
