@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pathspec
 
-from codegraph.index.languages import language_for
+from codegraph.index.languages import language_for, unsupported_language
 from codegraph.index.sensitive import is_secret
 
 DEFAULT_IGNORED_DIRS = frozenset(
@@ -150,7 +150,9 @@ def _walk_candidates(root: Path, *, walk_build_dirs: bool = False) -> list[str]:
                 ):
                     continue
                 walk(entry.path, rel + "/")
-            elif language_for(entry.name) is not None and not ignored(rel, False):
+            elif (
+                language_for(entry.name) is not None or unsupported_language(entry.name) is not None
+            ) and not ignored(rel, False):
                 out.append(rel)
         if pushed:
             specs.pop()
@@ -191,6 +193,9 @@ def discover(
     for rel in candidates:
         lang = language_for(rel)
         if lang is None:
+            other = unsupported_language(rel)
+            if other is not None and not is_secret(rel):
+                result.skipped[rel] = f"language not supported yet ({other})"
             continue
         if is_secret(rel):
             result.skipped[rel] = "secret file"

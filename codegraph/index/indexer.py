@@ -248,7 +248,14 @@ def _index_once(
             root=str(root), files=len(current), removed=len(removed), phases=summary_phases
         )
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
-        if not to_parse and not removed and not full and previous_skipped == known_skipped:
+        ever_written = conn.execute("SELECT 1 FROM project_metadata WHERE key = 'index_state'").fetchone()
+        if (
+            ever_written is not None  # a first run writes, even of an empty project
+            and not to_parse
+            and not removed
+            and not full
+            and previous_skipped == known_skipped
+        ):
             if check:
                 _verify(conn)
             summary.changed = False

@@ -451,6 +451,16 @@ def budget_for(file_count: int) -> int:
     return HARD_CEILING
 
 
+def _unsupported_counts(reader: Reader) -> dict[str, int]:
+    """Files skipped as "language not supported yet (X)", counted per language X."""
+    counts: dict[str, int] = {}
+    for why in reader.skipped().values():
+        if why.startswith("language not supported yet (") and why.endswith(")"):
+            lang = why[len("language not supported yet (") : -1]
+            counts[lang] = counts.get(lang, 0) + 1
+    return counts
+
+
 def explore(
     reader: Reader,
     question: str,
@@ -473,6 +483,13 @@ def explore(
             "No symbol in the index matches the question's names or words. Name a function, class "
             "or file, or check `codegraph status` (is the code indexed?)."
         )
+        unsupported = _unsupported_counts(reader)
+        if unsupported:
+            names = ", ".join(f"{lang} {n}" for lang, n in sorted(unsupported.items()))
+            result.note += (
+                f" {sum(unsupported.values())} source files here are in languages codegraph does not "
+                f"support yet ({names}): they are not in the index."
+            )
         return result
     result.flow = _flow(reader, ranking)
     result.blast = _blast(reader, ranking)

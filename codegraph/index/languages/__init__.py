@@ -78,6 +78,18 @@ def language_for(path: str) -> tuple[str, str] | None:
     return (lang.label, lang.grammar) if lang is not None else None
 
 
+def unsupported_language(path: str) -> str | None:
+    """The name of the language a source file is in when no module supports it yet (``a.lua`` →
+    ``Lua``), else None."""
+    from codegraph.index.languages._unsupported import NOT_YET
+
+    if registry().for_path(path) is not None:
+        return None
+    name = path.rsplit("/", 1)[-1].lower()
+    dot = name.rfind(".")
+    return NOT_YET.get(name[dot:]) if dot > 0 else None
+
+
 def is_test_path(path: str) -> bool:
     """Is ``path`` a test file: under a ``tests/``, ``test/`` or ``__tests__/`` directory, or named
     so by its language's rules (``test_x.py``, ``x_test.go``, ``x.spec.ts``…)?"""
@@ -133,4 +145,5 @@ __all__ = [
     "parser_for",
     "query_for",
     "registry",
+    "unsupported_language",
 ]
