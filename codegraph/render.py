@@ -8,7 +8,7 @@ import json
 
 from codegraph.model import Node
 from codegraph.paths import quote_path
-from codegraph.query import basic, explore, file_view, graph
+from codegraph.query import affected, basic, explore, file_view, graph
 
 
 def to_data(result) -> dict:
@@ -251,4 +251,5 @@ _RENDERERS = {
     explore.ExploreResult: _explore,
     explore.ContextResult: _context,
     file_view.FileViewResult: file_view.render_file_view,
+    affected.AffectedResult: affected.render_affected,
 }

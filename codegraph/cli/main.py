@@ -29,6 +29,7 @@ COMMAND_MODULES = {
             "status",
             "explore",
             "context",
+            "affected",
         ),
         "query_cmds",
     ),

@@ -76,7 +76,19 @@ def _handlers():
             raise ValueError("codegraph_node needs 'symbol', or 'file' for the file view")
         return basic.node(r, a["symbol"], file=a.get("file"), line=a.get("line"))
 
+    def affected(r, a):
+        from codegraph.query import affected as affected_mod
+
+        files, lines, since = list(a.get("files") or []), None, a.get("since")
+        if since is None and not files:
+            since = "HEAD"
+        if since is not None:
+            changed, lines = affected_mod.changes_since(r.root, since)
+            files += changed
+        return affected_mod.affected(r, files, lines=lines, since=since)
+
     return {
+        "codegraph_affected": affected,
         "codegraph_explore": lambda r, a: explore.explore(
             r,
             a["query"],
@@ -150,6 +162,21 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
                 arguments[key] = _integer(key, spec, value)
             except ValueError as exc:
                 return _result(str(exc), error=True)
+            continue
+        if value is not None and spec.get("type") == "array":
+            items = spec["items"]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                return _result(f"'{key}' must be an array of strings.", error=True)
+            if len(value) > spec["maxItems"]:
+                return _result(
+                    f"'{key}' has {len(value)} items; the limit is {spec['maxItems']}.", error=True
+                )
+            longest = max((len(v) for v in value), default=0)
+            if longest > items["maxLength"]:
+                return _result(
+                    f"an item of '{key}' is {longest} characters; the limit is {items['maxLength']}.",
+                    error=True,
+                )
             continue
         bound = spec.get("maxLength", MAX_TEXT)  # every string is bounded, declared or not (issue 3)
         if isinstance(value, str) and len(value) > bound:

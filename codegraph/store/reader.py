@@ -208,6 +208,17 @@ class Reader:
         )
         return [r[0] for r in rows]
 
+    def file_dependencies(self) -> list[tuple[str, str]]:
+        """(dependent file, file it depends on) pairs: a symbol of the first (or the file itself) has an
+        edge other than ``contains`` into the second. Self-pairs are left out."""
+        return [
+            tuple(r)
+            for r in self.conn.execute(
+                "SELECT DISTINCT s.file_path, t.file_path FROM edges e JOIN nodes s ON s.id = e.source "
+                "JOIN nodes t ON t.id = e.target WHERE e.kind != 'contains' AND s.file_path != t.file_path"
+            )
+        ]
+
     # ------------------------------------------------------------------ files
     def indexed_paths(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT path FROM files ORDER BY path")]
