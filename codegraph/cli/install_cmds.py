@@ -218,4 +218,58 @@ def _print_reports(reports) -> None:
             click.echo(f"  {marks[check.ok]:>4}  {check.name}: {check.detail}")
 
 
-COMMANDS = [install, uninstall, doctor]
+@click.command()
+@click.argument("path", required=False, type=click.Path(file_okay=False))
+@click.option("--yes", "-y", is_flag=True, help="Do not ask first (needed when stdin is not a terminal).")
+@_json
+def uninit(path, yes, as_json):
+    """Remove codegraph from a project: delete .codegraph/ (the index) and the git hook lines codegraph
+    added, and stop the project's daemon. Asks first; agent configs stay (see `codegraph uninstall`)."""
+    from codegraph_installer import uninit as uninit_mod
+
+    planned = uninit_mod.plan(path)
+    if planned.empty:
+        if as_json:
+            click.echo(json.dumps({**_uninit_data(planned), "done": True}, indent=2))
+        else:
+            click.echo(
+                f"codegraph uninit: nothing to remove in {planned.root} (no .codegraph/, no codegraph git hooks)"
+            )
+        return
+    if not yes:
+        if not sys.stdin.isatty():
+            raise uninit_mod.UninitRefused("not removing anything without a confirmation: pass --yes")
+        _print_uninit(planned, "would remove")
+        if not click.confirm(f"Remove codegraph from {planned.root}?", default=False):
+            raise uninit_mod.UninitRefused("nothing removed")
+    result = uninit_mod.apply(path)
+    if as_json:
+        click.echo(json.dumps(_uninit_data(result), indent=2))
+    else:
+        _print_uninit(result, "removed")
+        click.echo(f"codegraph uninit: codegraph removed from {result.root}")
+
+
+def _uninit_data(result) -> dict:
+    return {
+        "root": result.root,
+        "index": result.index,
+        "hooks": result.hooks,
+        "daemons_stopped": result.daemons,
+        "done": result.done,
+    }
+
+
+def _print_uninit(result, verb: str) -> None:
+    if result.index:
+        click.echo(f"  {verb}  {result.index}")
+    for hook in result.hooks:
+        what = "the codegraph lines of" if hook["status"] == "update" else "git hook"
+        if hook["status"] == "pending":
+            what = "codegraph's lines in"
+        click.echo(f"  {verb}  {what} {hook['path']}")
+    for pid in result.daemons:
+        click.echo(f"  stopped  daemon pid {pid}")
+
+
+COMMANDS = [install, uninstall, doctor, uninit]

@@ -34,7 +34,7 @@ COMMAND_MODULES = {
         "query_cmds",
     ),
     **dict.fromkeys(("serve", "daemon"), "serve_cmds"),
-    **dict.fromkeys(("install", "uninstall", "doctor"), "install_cmds"),
+    **dict.fromkeys(("install", "uninstall", "doctor", "uninit"), "install_cmds"),
 }
 
 
