@@ -136,7 +136,7 @@ def _status(r: basic.StatusResult) -> str:
         f"index: {c['files']} files, {c['nodes']} nodes, {c['edges']} edges, {c['unresolved']} unresolved references",
         f"state: {m.get('index_state', 'unknown')}; commit {m.get('indexed_at_commit') or '-'}; "
         f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
-        "languages: " + (", ".join(f"{k} {v}" for k, v in r.languages.items()) or "none"),
+        "languages: " + (", ".join(f"{k} {v} files" for k, v in r.languages.items()) or "none"),
     ]
     if r.running:
         done, total = r.running.get("done"), r.running.get("total")
@@ -154,8 +154,25 @@ def _status(r: basic.StatusResult) -> str:
         out.append(
             "note: the last index run failed; this is the last complete index — see `codegraph sync` output"
         )
-    if r.skipped:
-        out.append("skipped: " + ", ".join(f"{v} {k}" for k, v in r.skipped.items()))
+    if r.unresolved:
+        out.append(
+            "unresolved: " + ", ".join(f"{v} {k}" for k, v in r.unresolved.items())
+            + " (calls into libraries, builtins and untyped receivers stay unresolved)"
+        )  # fmt: skip
+    for reason, info in r.skipped.items():
+        out.append(f"skipped: {info['count']} {reason} (e.g. {quote_path(info['example'])})")
+    if r.daemon:
+        d = r.daemon
+        watch = "watching for edits" if d.get("watching") else f"not watching: {d.get('watch_note')}"
+        out.append(
+            f"daemon: pid {d.get('pid')}, up {d.get('uptime')} s, {d.get('clients', 0)} clients; {watch}"
+        )
+    else:
+        out.append("daemon: not running (an agent's MCP session starts it; `codegraph daemon start`)")
+    if r.agents:
+        out.append("agents: " + ", ".join(f"{a['target']} ({a['scope']})" for a in r.agents))
+    else:
+        out.append("agents: codegraph is not installed for any agent (`codegraph install`)")
     if r.added or r.modified or r.deleted:
         out.append(
             f"stale: {len(r.added)} added, {len(r.modified)} modified, {len(r.deleted)} deleted since the "

@@ -38,6 +38,22 @@ COMMAND_MODULES = {
 }
 
 
+def error_data(exc: CodegraphError) -> dict:
+    """The ``--json`` form of an error: its class name, the message, the exit code, and every public
+    attribute it carries (``candidates`` of FileNotIndexed, ``suggestions`` of SymbolNotFound, ``path``
+    and ``reason`` of SourceUnavailable…), so a program need not parse the sentence (issue 14)."""
+    data = {"error": type(exc).__name__, "message": str(exc), "exit_code": exc.exit_code}
+    for key, value in vars(exc).items():
+        if key.startswith("_") or key in data:
+            continue
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            value = str(value)
+        data[key] = value
+    return data
+
+
 class _Group(click.Group):
     """Loads command modules lazily; maps CodegraphError to a one-line message on stderr and the
     error's exit code (plus a JSON error object on stdout under --json)."""
@@ -57,17 +73,15 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except CodegraphError as exc:
             if ctx.params.get("as_json") or "--json" in sys.argv:
-                click.echo(
-                    json.dumps(
-                        {
-                            "error": type(exc).__name__,
-                            "message": str(exc),
-                            **({"suggestions": exc.suggestions} if hasattr(exc, "suggestions") else {}),
-                        }
-                    )
-                )
+                click.echo(json.dumps(error_data(exc)))
             click.echo(f"codegraph: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except click.UsageError as exc:  # click prints the usage and exits 2; --json gets the data too
+            if "--json" in sys.argv:
+                click.echo(
+                    json.dumps({"error": "UsageError", "message": exc.format_message(), "exit_code": 2})
+                )
+            raise
         except KeyboardInterrupt:  # one line and 130, as shells count it (click would say "Aborted!")
             click.echo(("\n" if sys.stderr.isatty() else "") + "codegraph: interrupted", err=True)
             sys.exit(130)

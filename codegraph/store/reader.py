@@ -256,6 +256,15 @@ class Reader:
             "unresolved": one("SELECT COUNT(*) FROM unresolved_refs"),
         }
 
+    def unresolved_by_kind(self) -> dict[str, int]:
+        """Unresolved references per reference kind (calls, imports, extends…), most first."""
+        return {
+            r[0]: r[1]
+            for r in self.conn.execute(
+                "SELECT reference_kind, COUNT(*) FROM unresolved_refs GROUP BY reference_kind ORDER BY 2 DESC, 1"
+            )
+        }
+
     def languages(self) -> dict[str, int]:
         return {
             r[0]: r[1]
