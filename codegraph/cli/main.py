@@ -70,7 +70,9 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            _update_notice(ctx)
+            return result
         except CodegraphError as exc:
             if ctx.params.get("as_json") or "--json" in sys.argv:
                 click.echo(json.dumps(error_data(exc)))
@@ -89,6 +91,18 @@ class _Group(click.Group):
             where = f" ({exc.filename})" if exc.filename else ""
             click.echo(f"codegraph: {exc.strerror or exc}{where}", err=True)
             sys.exit(74)
+
+
+def _update_notice(ctx: click.Context) -> None:
+    """One line on stderr after a command's answer when a newer codegraph is out (codegraph.update_check);
+    not for --json, the MCP server or the daemon commands."""
+    if "--json" in sys.argv or ctx.invoked_subcommand in ("serve", "daemon"):
+        return
+    from codegraph.update_check import notice
+
+    line = notice()
+    if line:
+        click.echo(line, err=True)
 
 
 @click.group(cls=_Group)

@@ -205,6 +205,11 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         text, repaired = read_repairing(start, answer)
         if repaired:
             text = repaired + "\n\n" + text
+        from codegraph.update_check import notice
+
+        line = notice()  # a newer codegraph: one line, once per version (issue 14)
+        if line:
+            text = text + "\n\n" + line
         return _result(text)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)
