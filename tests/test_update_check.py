@@ -37,10 +37,10 @@ class Index:
                     return
                 if index.mode == "html":
                     body = (
-                        "<html><body><a href='x'>codegraph-0.1.0.tar.gz</a>"
-                        "<a href='y'>codegraph-9.9.0-py3-none-any.whl</a>"
-                        "<a href='z'>codegraph-10.0.0rc1.tar.gz</a></body></html>"
-                    ).encode()
+                        b"<html><body><a href='x'>codegraph-0.1.0.tar.gz</a>"
+                        b"<a href='y'>codegraph-9.9.0-py3-none-any.whl</a>"
+                        b"<a href='z'>codegraph-10.0.0rc1.tar.gz</a></body></html>"
+                    )
                     kind = "text/html"
                 else:
                     body = json.dumps(
