@@ -126,7 +126,9 @@ def files_cmd(filter, limit, path, as_json):
 @click.command("status")
 @_common
 def status_cmd(path, as_json):
-    """Index health and what changed on disk since the last index."""
+    """Index health: counts, languages, skipped files (by reason, with an example), unresolved references,
+    the daemon and its watcher, the agents codegraph is installed for, and what changed on disk since the
+    last index."""
     _run(path, as_json, basic.status)
 
 
