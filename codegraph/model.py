@@ -9,6 +9,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+# The source of an extends/implements Ref written away from its type (a Swift ``extension T: P`` in
+# another file, a Rust ``impl P for T`` away from ``T``): this prefix + the type's name as written; the
+# resolver finds the type from the Ref's file, like an owner.
+OWNER_SOURCE = "owner:"
 CONTAINER_KINDS = frozenset(
     {"file", "module", "class", "struct", "interface", "trait", "protocol", "enum", "union", "namespace"}
 )
@@ -67,6 +71,9 @@ class Ref:
     # Number of arguments at a call site, for languages that pick among overloads by it (Java,
     # Kotlin); None when the language does not record it.
     arity: int | None = None
+    # The call's argument shape, in its language's notation, for choosing among overloads (Swift:
+    # the argument labels, ``_`` for an unlabelled one); None when the language records none.
+    args: str | None = None
 
 
 @dataclass(slots=True)

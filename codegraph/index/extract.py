@@ -14,7 +14,7 @@ import bisect
 import re
 from typing import TYPE_CHECKING
 
-from codegraph.model import FileExtraction, ImportBinding, Node, Ref, node_id
+from codegraph.model import OWNER_SOURCE, FileExtraction, ImportBinding, Node, Ref, node_id
 
 if TYPE_CHECKING:
     from codegraph.index.languages.base import LanguageModule
@@ -119,8 +119,8 @@ class Extractor:
         self.file_id = node_id(path, "file", "", 0)
         self.defs: list[Def] = []
         self.pending_refs: list[
-            tuple[int, str, str, int, int, str | None]
-        ] = []  # (byte, kind, name, line, col, recv)
+            tuple[int, str, str, int, int, str | None, str | None]
+        ] = []  # (byte, kind, name, line, col, recv, args)
         self.typed: list[tuple[int, str, str]] = []  # (byte, variable, type/constructor name)
         self._import_ids: set[str] = set()
         self.returned: list[tuple[int, str]] = []  # (byte, "self" | "var:x" | "call:a.b")
@@ -204,8 +204,8 @@ class Extractor:
             while p is not None:
                 chain.append(p.name)
                 p = p.parent
-            if d.owner is not None:
-                chain.append(d.owner)
+            if d.owner is not None:  # the type comes right before the name: ``m::Mutex::lock``
+                chain.insert(0, d.owner)
             if d.qualifier:
                 chain.append(d.qualifier)
             qualified = "::".join([*reversed(chain), d.name])
@@ -237,10 +237,10 @@ class Extractor:
 
     def _emit_refs(self) -> None:
         self._starts = [d.start for d in self.defs]
-        for byte, kind, name, line, col, recv in self.pending_refs:
+        for byte, kind, name, line, col, recv, args in self.pending_refs:
             d = self._enclosing(byte)
             source = d.node.id if d is not None else self.file_id
-            self.out.refs.append(Ref(source, kind, name[:MAX_REF_NAME], line, col, recv))
+            self.out.refs.append(Ref(source, kind, name[:MAX_REF_NAME], line, col, recv, args=args))
         for d, kind, name, ts in self.class_refs:
             if d.node is None:
                 continue
@@ -342,10 +342,13 @@ class Extractor:
         self.defs.append(d)
         return d
 
-    def ref(self, ts, kind: str, name: str, recv: str | None) -> None:
+    def ref(self, ts, kind: str, name: str, recv: str | None, args: str | None = None) -> None:
         """A reference at ``ts``: ``kind`` calls/instantiates/references, ``name`` the dotted text,
-        ``recv`` the part before the last dot (None for a bare name)."""
-        self.pending_refs.append((ts.start_byte, kind, name, ts.start_point[0] + 1, ts.start_point[1], recv))
+        ``recv`` the part before the last dot (None for a bare name), ``args`` the call's argument
+        shape for :meth:`LanguageModule.pick_overload` (optional)."""
+        self.pending_refs.append(
+            (ts.start_byte, kind, name, ts.start_point[0] + 1, ts.start_point[1], recv, args)
+        )
 
     def call_ref(self, ts, name: str, kind: str = "calls") -> None:
         """A reference whose receiver is everything before the last ``.`` of ``name``."""
@@ -374,6 +377,21 @@ class Extractor:
     def base_ref(self, d: Def, kind: str, name: str, ts) -> None:
         """An ``extends`` / ``implements`` reference from the type ``d`` to ``name``."""
         self.class_refs.append((d, kind, name, ts))
+
+    def owner_base_ref(self, owner: str, kind: str, name: str, ts) -> None:
+        """An ``extends`` / ``implements`` reference from a type declared elsewhere, named ``owner``
+        as written here (a Swift ``extension T: P`` in another file than ``T``, a Rust ``impl P for
+        T`` away from ``T``); the resolver finds ``owner`` from this file."""
+        self.out.refs.append(
+            Ref(
+                OWNER_SOURCE + owner,
+                kind,
+                name[:MAX_REF_NAME],
+                ts.start_point[0] + 1,
+                ts.start_point[1],
+                None,
+            )
+        )
 
     def returns_fact(self, ts, expr: str) -> None:
         """What the function around ``ts`` returns: ``self``, ``var:NAME``, ``call:CALLEE``, ``unknown``."""

@@ -52,6 +52,10 @@ class IndexSummary:
     nodes: int = 0
     edges: int = 0
     unresolved: int = 0
+    unresolved_likely_internal: int = 0
+    # wall seconds per phase of this run: discover, parse (read + extract, in workers), load (cached
+    # extractions of unchanged files), resolve, write (one transaction)
+    phases: dict[str, float] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)  # reason → count
     seconds: float = 0.0
     changed: bool = True
@@ -62,7 +66,8 @@ class IndexSummary:
         verb = "indexed" if self.changed else "up to date"
         return (f"{self.repaired}; " if self.repaired else "") + (
             f"{verb}: {self.files} files ({self.parsed} parsed, {self.reused} unchanged, {self.removed} removed), "
-            f"{self.nodes} nodes, {self.edges} edges, {self.unresolved} unresolved references; "
+            f"{self.nodes} nodes, {self.edges} edges, {self.unresolved} unresolved references "
+            f"({self.unresolved_likely_internal} likely internal); "
             f"skipped: {skipped}; {self.seconds:.2f}s"
         )
 
@@ -209,6 +214,7 @@ def _index_once(
     config = load_config(root)
     phase("discovering", None)
     found = discover(root, max_bytes=max_bytes, exclude=config.exclude, include=config.include)
+    summary_phases = {"discover": time.perf_counter() - started}
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
     try:
@@ -248,7 +254,9 @@ def _index_once(
         known_skipped = {**found.skipped, **content_skips}
         reuse_set = set(reuse)
         removed = sorted(previous - set(current))
-        summary = IndexSummary(root=str(root), files=len(current), removed=len(removed))
+        summary = IndexSummary(
+            root=str(root), files=len(current), removed=len(removed), phases=summary_phases
+        )
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
         if not to_parse and not removed and not full and previous_skipped == known_skipped:
             if check:
@@ -339,7 +347,10 @@ def _update(
     """Parse what changed, re-resolve everything, write it all in one transaction."""
     stats = all_stats if memo else None
     phase("parsing", len(to_parse))
+    clock = time.perf_counter()
     parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
+    summary.phases["parse"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     # workers finish in any order: sort, so the same tree always gives the same rows in the same order
     parsed.sort(key=lambda p: p.path)
     skipped = {**found_skipped, **skipped}
@@ -364,7 +375,11 @@ def _update(
             del _MEMO[path]
     extractions.sort(key=lambda fx: fx.path)
     phase("resolving", len(extractions))
+    summary.phases["load"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     resolution = resolve(extractions)
+    summary.phases["resolve"] = time.perf_counter() - clock
+    clock = time.perf_counter()
     removed_all = removed + [p for p in skipped if p in previous]
     head = _git_head(root)
     metadata = {
@@ -377,6 +392,7 @@ def _update(
         "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
         "cgpy_cache_version": cache.CACHE_VERSION,
+        "cgpy_unresolved": resolution.unresolved_by_language,
     }
     phase("writing", len(extractions))
     writer.write_index(
@@ -389,16 +405,30 @@ def _update(
         skip_stats=all_stats,
         metadata=metadata,
     )
+    summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
     summary.files = summary.parsed + summary.reused
 
 
+def _json_or_empty(text: str) -> dict:
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     summary.nodes = conn.execute("SELECT COUNT(*) FROM nodes").fetchone()[0]
     summary.edges = conn.execute("SELECT COUNT(*) FROM edges").fetchone()[0]
     summary.unresolved = conn.execute("SELECT COUNT(*) FROM unresolved_refs").fetchone()[0]
+    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_unresolved'").fetchone()
+    by_language = _json_or_empty(row[0]) if row else {}
+    summary.unresolved_likely_internal = sum(v.get("likely_internal", 0) for v in by_language.values())
     counts: dict[str, int] = {}
     for reason in skipped.values():
         key = reason.split(" (", 1)[0]
@@ -426,7 +456,6 @@ def _parse_all(
     root: str, files: list[SourceFile], workers: int | None, progress
 ) -> tuple[list, dict[str, str]]:
     jobs = [(root, f.path, f.size, f.mtime_ns, f.language, f.grammar) for f in files]
-    languages = {f.path: f.language for f in files}
     parsed: list[writer.ParsedFile] = []
     skipped: dict[str, str] = {}
     workers = workers or os.cpu_count() or 1
@@ -449,9 +478,9 @@ def _parse_all(
             if reason:
                 skipped[path] = reason
             else:
-                parsed.append(
-                    writer.ParsedFile(path, size, mtime_ns, digest, languages[path], data, cache.decode(data))
-                )
+                fx = cache.decode(data)
+                # the extraction's label, not the extension's: a C++ header named .h is cpp
+                parsed.append(writer.ParsedFile(path, size, mtime_ns, digest, fx.language, data, fx))
             if progress is not None:
                 progress(done, len(jobs))
         finished = True

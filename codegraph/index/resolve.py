@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from codegraph.model import Edge, FileExtraction, Node, Ref
+from codegraph.model import OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
 TYPE_TARGETS = frozenset(
     {
@@ -40,11 +40,14 @@ MAX_HOPS = 8
 # What a member written outside its owner can belong to: a type, or a JS constructor function
 # (``Foo.prototype.bar = function``).
 OWNER_KINDS = ENCLOSING_TYPES | {"function"}
+VALUE_TARGETS = frozenset({"function", "method", "class"})
 VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
-# Edge confidence by how the target was found (default 0.9): a unique name in the project is a
-# guess; so is one of several same-arity overloads (a language's resolve_ref says "overload-guess").
-CONFIDENCE = {"exact-match": 0.8, "overload-guess": 0.5}
+# Edge confidence by how the target was found (default 0.9, the top tier: an import, a scope, a
+# stated or inferred type). The lowest tier are guesses: the one definition of a bare name anywhere
+# in the project ("exact-match"), one of several same-arity overloads ("overload-guess").
+TOP_CONFIDENCE = 0.9
+CONFIDENCE = {"exact-match": 0.5, "overload-guess": 0.5}
 PACKAGE = "\0pkg:"  # prefix of a module handle that stands for several files (a Go package…)
 MAX_PACKAGE_IMPORT_EDGES = 64
 
@@ -55,6 +58,8 @@ class Resolution:
 
     edges: list[Edge] = field(default_factory=list)
     unresolved: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, file path, language)
+    # per language: {"unresolved": n, "likely_internal": m} — see likely_internal()
+    unresolved_by_language: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 class _Project:
@@ -77,6 +82,12 @@ class _Project:
         self.locals: dict[str, set[str]] = defaultdict(set)
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.lang_state: dict[str, object] = {}
+        # Types the project only extends (a Swift extension of an SDK class, a Rust impl for a std
+        # type): (family, owner as written) → a container that is never an edge target itself, only
+        # where typed receivers find those members; and member id → its container.
+        self.foreign: dict[tuple[str, str], Node] = {}
+        self.foreign_of: dict[str, Node] = {}
+        self._type_names: set[str] | None = None
         self.packages: dict[str, list[str]] = {}
         self._dirs: dict[str, list[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
@@ -85,6 +96,10 @@ class _Project:
         self.returns: dict[str, list[str]] = defaultdict(list)
         self._returns_memo: dict[str, Node | None] = {}
         self._value_memo: dict[str, Node | None] = {}
+        self._mro_memo: dict[str, list[str]] = {}
+        self._class_of_active: set[tuple[str, str]] = set()
+        self._export_memo: dict[tuple[str, str], Node | str | None] = {}
+        self._star_seen: set[str] | None = None
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -94,13 +109,16 @@ class _Project:
             top: dict[str, list[Node]] = defaultdict(list)
             for n in f.nodes:
                 self.nodes[n.id] = n
+            # a member written outside its type is never a top-level name, even when its owner does
+            # not resolve (a Rust impl for a foreign type, a Swift extension of an SDK class)
+            owned = {nid for nid, _ in f.owners}
             for parent, child in f.contains:
                 self.parent[child] = parent
                 node = self.nodes[child]
                 if node.kind == "import":
                     continue
                 self.children[parent][node.name].append(node)
-                if parent == file_id:
+                if parent == file_id and child not in owned:
                     top[node.name].append(node)
                     if node.kind in TYPE_TARGETS or node.kind == "function":
                         self.global_by_name[node.name].append(node)
@@ -163,7 +181,21 @@ class _Project:
     def export_of(self, path: str, name: str, depth: int = 0) -> Node | str | None:
         """What ``name`` means when imported from module ``path`` (a file, or a package handle): a
         node, a module handle (a submodule or a namespace), or None. Follows re-exports and star
-        imports up to MAX_HOPS. In a package, the name must mean one thing across its files."""
+        imports up to MAX_HOPS. In a package, the name must mean one thing across its files.
+        Top-level answers are memoised: C/C++ headers are star-imported by most files of a project
+        (curl: every file includes curl_setup.h), and each lookup would walk the include graph."""
+        if depth == 0:
+            key = (path, name)
+            if key not in self._export_memo:
+                outer, self._star_seen = self._star_seen, set()
+                try:
+                    self._export_memo[key] = self._export_of(path, name, 0)
+                finally:
+                    self._star_seen = outer
+            return self._export_memo[key]
+        return self._export_of(path, name, depth)
+
+    def _export_of(self, path: str, name: str, depth: int) -> Node | str | None:
         if depth > MAX_HOPS:
             return None
         if path in self.packages:
@@ -191,9 +223,14 @@ class _Project:
         sub = self._as_handle(self.lang[path].package_member(self, path, name))
         if sub is not None:
             return sub
+        seen = self._star_seen
         for star in self.star[path]:
             mod = self.module_file(path, star.module)
             if mod is not None and mod != path:
+                if seen is not None:
+                    if mod in seen:  # an include graph is a DAG: one visit per lookup is enough
+                        continue
+                    seen.add(mod)
                 target = self.export_of(mod, name, depth + 1)
                 if target is not None:
                     return target
@@ -219,9 +256,13 @@ class _Project:
         when the owner name resolves from the definition's file; otherwise it stays where it is."""
         for path, f in self.files.items():
             file_id = f"file:{path}"
+            lang = self.lang[path]
             for nid, owner in f.owners:
-                target = self.resolve_dotted(path, file_id, owner)
+                scope = self.parent.get(nid, file_id)
+                target = self.resolve_dotted(path, scope if scope != nid else file_id, owner)
                 if not isinstance(target, Node) or target.kind not in OWNER_KINDS:
+                    if lang.foreign_owners and target is None and not self._declares_type(owner):
+                        self._add_foreign(lang, owner, self.nodes[nid])
                     continue
                 node = self.nodes[nid]
                 old = self.parent.get(nid)
@@ -238,7 +279,38 @@ class _Project:
                 self.parent[nid] = target.id
                 self.children[target.id][node.name].append(node)
         self._scope_cache.clear()
+        self._export_memo.clear()
         self._visible_cache.clear()
+
+    def _declares_type(self, owner: str) -> bool:
+        """Does the project declare a type of this (last) name anywhere, at any nesting?"""
+        if self._type_names is None:
+            self._type_names = {n.name for n in self.nodes.values() if n.kind in ENCLOSING_TYPES}
+        return owner.rsplit(".", 1)[-1] in self._type_names
+
+    def _add_foreign(self, lang, owner: str, node: Node) -> None:
+        key = (lang.family, owner)
+        box = self.foreign.get(key)
+        if box is None:
+            box = Node(
+                id=f"foreign:{lang.family}:{owner}",
+                kind="class",
+                name=owner.rsplit(".", 1)[-1],
+                qualified_name=owner,
+                file_path="",
+                language=lang.label,
+                start_line=0,
+                end_line=0,
+            )
+            self.foreign[key] = box
+        self.children[box.id][node.name].append(node)
+        self.foreign_of[node.id] = box
+
+    def foreign_type(self, path: str, name: str) -> Node | None:
+        """The container of the members a language's files add to a type the project does not
+        declare (``extension AVCaptureDevice { … }``), by the type's name as written."""
+        lang = self.lang[path]
+        return self.foreign.get((lang.family, name)) if lang.foreign_owners else None
 
     def scopes(self, source_id: str) -> list[Node]:
         """Enclosing definitions of ``source_id`` from the innermost out (the node itself first)."""
@@ -257,6 +329,8 @@ class _Project:
         for n in self.scopes(source_id):
             if n.kind in ENCLOSING_TYPES:
                 return n
+            if n.id in self.foreign_of:
+                return self.foreign_of[n.id]
         return None
 
     def visible(self, path: str) -> dict[str, list[Node]]:
@@ -284,7 +358,7 @@ class _Project:
         """Resolve a bare identifier seen in ``path`` inside ``source_id``. Returns (target, how)."""
         lang = self.lang[path]
         for scope in self.scopes(source_id):
-            if scope.kind in ("function", "method"):
+            if scope.kind in ("function", "method", "module"):  # a Rust ``mod m { .. }`` block scopes too
                 hits = self.children.get(scope.id, {}).get(name)
                 if hits:
                     return hits[-1], "local"
@@ -329,20 +403,62 @@ class _Project:
             return candidates[0], "exact-match"
         return None, ""
 
-    def member(self, class_id: str, name: str) -> Node | None:
-        """``name`` defined in class ``class_id`` or (breadth-first) one of its bases in the project."""
-        seen = set()
-        queue = [class_id]
-        while queue:
-            cid = queue.pop(0)
-            if cid in seen or len(seen) > 32:
-                continue
-            seen.add(cid)
+    def member(self, class_id: str, name: str, ref: Ref | None = None) -> Node | None:
+        """``name`` defined in class ``class_id`` or the first of its bases in the project that
+        defines it, in method resolution order (an override in a subclass wins). For a call
+        (``ref``), the language of the members found picks the one the call's arguments fit (or
+        none: a Swift call whose labels fit no declaration is an SDK member's)."""
+        for cid in self.mro(class_id):
             hits = self.children.get(cid, {}).get(name)
             if hits:
+                if ref is not None:
+                    return self.lang[hits[-1].file_path].pick_overload(hits, ref)
                 return hits[-1]
-            queue.extend(self.bases.get(cid, ()))
         return None
+
+    def bases_complete(self) -> None:
+        """Forget orders and answers worked out while the bases were still being resolved."""
+        self._mro_memo.clear()
+        self._value_memo.clear()
+        self._returns_memo.clear()
+
+    def mro(self, class_id: str) -> list[str]:
+        """``class_id`` and its bases in the project, in C3 linearization order (Python's MRO; for
+        single inheritance simply the chain up); breadth-first when the bases admit no C3 order."""
+        memo = self._mro_memo.get(class_id)
+        if memo is None:
+            self._mro_memo[class_id] = [class_id]  # a cycle in the bases resolves to the class alone
+            memo = self._c3(class_id) or self._breadth_first(class_id)
+            self._mro_memo[class_id] = memo
+        return memo
+
+    def _c3(self, class_id: str) -> list[str] | None:
+        bases = [b for b in self.bases.get(class_id, ()) if b != class_id]
+        seqs = [list(self.mro(b)) for b in bases] + [list(bases)]
+        out = [class_id]
+        while any(seqs):
+            for seq in seqs:
+                head = seq[0] if seq else None
+                if head is not None and not any(head in other[1:] for other in seqs):
+                    break
+            else:
+                return None  # inconsistent hierarchy
+            out.append(head)
+            for seq in seqs:
+                if seq and seq[0] == head:
+                    del seq[0]
+            if len(out) > 64:
+                return None
+        return out
+
+    def _breadth_first(self, class_id: str) -> list[str]:
+        order, queue = [], [class_id]
+        while queue and len(order) <= 32:
+            cid = queue.pop(0)
+            if cid not in order:
+                order.append(cid)
+                queue.extend(self.bases.get(cid, ()))
+        return order
 
     def type_of(self, path: str, source_id: str, var: str) -> Node | None:
         """The class a variable holds, when the scope states exactly one type for it."""
@@ -389,6 +505,46 @@ class _Project:
             queue.extend(self.bases.get(base_id, ()))
         return None
 
+    def property_chain(self, path: str, source_id: str, recv: str) -> Node | None:
+        """The type at the end of ``a.b.c`` where ``a`` is self, a typed variable or a type, and each
+        next name is a field or property whose type its type declares (``X.shared.m()``,
+        ``self.handle.shared.owned.m()``); None as soon as one step is unknown."""
+        parts = recv.split(".")
+        lang = self.lang[path]
+        if parts[0] in lang.self_names:
+            cur = self.enclosing_class(source_id)
+        else:
+            cur = self.type_of(path, source_id, parts[0])
+            if cur is None:
+                target = self.resolve_dotted(path, source_id, parts[0])
+                cur = target if isinstance(target, Node) and target.kind in TYPE_TARGETS else None
+        for part in parts[1:]:
+            if cur is None or not cur.file_path:  # a foreign container declares no fields
+                return None
+            cur = self.field_type(cur, part)
+        return cur
+
+    def field_type(self, cls: Node, field_name: str) -> Node | None:
+        """The type a field or attribute of ``cls`` (or of a base, in MRO order) holds, as the type
+        states it: ``self.x = Foo()``, ``this.x = new Foo()``, ``root *node`` in a Go struct, a typed
+        property; or what a ``@property`` returns. None when unknown or stated more than once."""
+        for cid in self.mro(cls.id):
+            owner = self.nodes.get(cid)
+            if owner is None:
+                continue
+            lang = self.lang.get(owner.file_path)
+            keys = [f"{s}.{field_name}" for s in sorted(lang.self_names | {"self"})] if lang else []
+            for key in [*keys, field_name]:
+                names = self.types.get(cid, {}).get(key)
+                if names:
+                    if len(names) != 1:
+                        return None
+                    return self.class_of(owner.file_path, cid, next(iter(names)))
+            held = self.children.get(cid, {}).get(field_name)
+            if held:
+                return self.value_type(held[-1])
+        return None
+
     def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:
         """The class an expression names or produces: a type name (``Foo``, ``mod.Foo``), or a
         callee whose result it is (``Foo`` constructs a Foo; ``self._chain`` / ``make_query`` give
@@ -400,7 +556,20 @@ class _Project:
             cls = self.enclosing_class(scope_id)
             method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
             return self.return_class(method) if method is not None else None
+        if expr.count(".") == 1 and (scope_id, expr) not in self._class_of_active:
+            # store.add where store is a typed local: what that method returns
+            head, attr = expr.split(".")
+            self._class_of_active.add((scope_id, expr))  # x = x.next() must not loop
+            try:
+                typed = self.type_of(path, scope_id, head)
+            finally:
+                self._class_of_active.discard((scope_id, expr))
+            if typed is not None:
+                method = self.member(typed.id, attr)
+                return self.return_class(method) if method is not None and method.kind == "method" else None
         target = self.resolve_dotted(path, scope_id, expr)
+        if target is None:
+            return self.foreign_type(path, expr)
         if not isinstance(target, Node):
             return None
         if target.kind in TYPE_TARGETS:
@@ -444,8 +613,11 @@ class _Project:
         self._returns_memo[fn.id] = found
         return found
 
-    def resolve_dotted(self, path: str, source_id: str, dotted: str) -> Node | str | None:
-        """``a.b.C`` where ``a`` is an import/module/class: walk the chain."""
+    def resolve_dotted(
+        self, path: str, source_id: str, dotted: str, ref: Ref | None = None
+    ) -> Node | str | None:
+        """``a.b.C`` where ``a`` is an import/module/class: walk the chain (``ref``: the call whose
+        callee this is, for the last member's overloads)."""
         parts = dotted.split(".")
         # longest import binding that matches a prefix (``import os.path`` binds ``os.path``)
         for cut in range(len(parts), 0, -1):
@@ -458,17 +630,32 @@ class _Project:
         else:
             current, _ = self.lookup_bare(path, source_id, parts[0], allow_unique=True, wanted=TYPE_TARGETS)
             rest = parts[1:]
-        for part in rest:
+            if current is None and rest and self.foreign:
+                # a member of a type the project only extends (``DecodingError.typeMismatch``); the
+                # container itself is never returned
+                for cut in range(len(parts) - 1, 0, -1):
+                    box = self.foreign_type(path, ".".join(parts[:cut]))
+                    if box is not None:
+                        current, rest = box, parts[cut:]
+                        break
+        for i, part in enumerate(rest):
             if current is None:
                 return None
             if isinstance(current, str):
                 current = self.export_of(current, part)
             elif current.kind in TYPE_TARGETS:
-                current = self.member(current.id, part)
+                current = self.member(current.id, part, ref if i == len(rest) - 1 else None)
             else:
                 held = self.value_type(current)  # ``pre_save.connect``, ``Model.objects.filter``
                 current = self.member(held.id, part) if held is not None else None
         return current
+
+    def alias_target(self, node: Node) -> Node | str | None:
+        """What a top-level variable that only renames another name (``const c = a``) stands for."""
+        alias = self.exports.get(node.file_path, {}).get(node.name)
+        if alias is None or alias == node.name or self.parent.get(node.id) != f"file:{node.file_path}":
+            return None
+        return self.export_of(node.file_path, alias, 1)
 
     def value_type(self, node: Node) -> Node | None:
         """The class a variable, attribute or property holds, from where it is assigned (``pre_save =
@@ -532,6 +719,11 @@ def resolve(files: list[FileExtraction]) -> Resolution:
     for f in files:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
+                if ref.source.startswith(OWNER_SOURCE):  # written away from its type
+                    owner = project.resolve_dotted(f.path, f"file:{f.path}", ref.source[len(OWNER_SOURCE) :])
+                    if not isinstance(owner, Node) or owner.kind not in ENCLOSING_TYPES:
+                        continue
+                    ref = replace(ref, source=owner.id)
                 hit = project.lang[f.path].resolve_ref(project, f.path, ref)
                 target = hit[0] if hit is not None else project.resolve_dotted(f.path, ref.source, ref.name)
                 if isinstance(target, Node):
@@ -542,6 +734,7 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                     edges.append(_edge(ref.source, target, ref.kind, ref, "import", 0.9))
                 else:
                     out.unresolved.append((ref, f.path, f.language))
+    project.bases_complete()
     seen: set[tuple[str, str, str]] = set()
     for f in files:
         file_id = f"file:{f.path}"
@@ -579,10 +772,15 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                 continue
             target, how = _resolve_ref(project, f.path, ref)
             if target is None:
-                out.unresolved.append((ref, f.path, f.language))
+                if ref.kind != "value":  # an argument that is no project function is just data
+                    out.unresolved.append((ref, f.path, f.language))
                 continue
             target = project.lang[target.file_path].canonical(project, target)
-            if ref.kind == "references":
+            target = project.lang[f.path].choose_overload(project, ref, target)
+            if target is None:
+                out.unresolved.append((ref, f.path, f.language))
+                continue
+            if ref.kind in ("references", "value"):
                 kind = "references"
             elif target.kind in TYPE_TARGETS:
                 kind = "instantiates"
@@ -592,11 +790,45 @@ def resolve(files: list[FileExtraction]) -> Resolution:
             if kind == "references" and key in seen:
                 continue
             seen.add(key)
-            edges.append(_edge(ref.source, target, kind, ref, how, CONFIDENCE.get(how, 0.9)))
+            edges.append(_edge(ref.source, target, kind, ref, how, CONFIDENCE.get(how, TOP_CONFIDENCE)))
+    counted = set()
+    for ref, path, language in out.unresolved:
+        key = (ref.source, ref.name, ref.kind, ref.line, ref.col)
+        if key in counted:  # the store keeps one row per distinct reference
+            continue
+        counted.add(key)
+        counts = out.unresolved_by_language.setdefault(language, {"unresolved": 0, "likely_internal": 0})
+        counts["unresolved"] += 1
+        counts["likely_internal"] += likely_internal(project, path, ref)
     return out
 
 
+def likely_internal(project: _Project, path: str, ref: Ref) -> bool:
+    """Does an unresolved call look like it should reach project code? A bare name that no import,
+    local or builtin explains, or a member called through ``self``/``this`` — not ``x.map()`` on an
+    unknown receiver, nor a name imported from a package outside the project (issue 11)."""
+    if ref.kind not in ("calls", "instantiates"):
+        return False
+    lang = project.lang[path]
+    if ref.receiver is None:
+        if ref.name in lang.builtins or ref.name in project.bindings[path]:
+            return False
+        if any(project.module_file(path, star.module) is None for star in project.star[path]):
+            return False  # a wildcard import from outside the project may define it
+        return not any(ref.name in project.locals.get(s.id, ()) for s in project.scopes(ref.source))
+    return ref.receiver in lang.self_names and "." not in ref.name[len(ref.receiver) + 1 :]
+
+
 def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
+    if ref.kind == "value":  # a function or class passed as a value
+        target, how = _resolve_call(project, path, ref)
+        if target is None or target.kind not in VALUE_TARGETS or how == "exact-match":
+            return None, ""  # only a name the file binds: a stray argument never guesses
+        return target, how
+    return _resolve_call(project, path, ref)
+
+
+def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
     hit = project.lang[path].resolve_ref(project, path, ref)
     if hit is not None:
         return hit
@@ -604,8 +836,19 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
     if ref.kind == "references":
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)
         return (target, how) if isinstance(target, Node) and target.kind in TYPE_TARGETS else (None, "")
+    if ref.receiver is None and name in project.lang[path].super_names:
+        # super(...): the nearest base's constructor
+        cls = project.enclosing_class(ref.source)
+        for base in project.mro(cls.id)[1:] if cls is not None else ():
+            for ctor in project.lang[path].constructor_names:
+                hits = project.children.get(base, {}).get(ctor)
+                if hits:
+                    return hits[-1], "super"
+        return None, ""
     if ref.receiver is None:
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=BARE_CALL_TARGETS)
+        if isinstance(target, Node) and target.kind in VALUE_KINDS:
+            target, how = project.alias_target(target), "alias"  # const c = a; c()
         if isinstance(target, Node) and (target.kind in BARE_CALL_TARGETS or target.kind == "method"):
             return target, how
         return None, ""
@@ -616,7 +859,11 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         cls = project.enclosing_class(ref.source)
         if cls is None:
             return None, ""
-        target = project.member(cls.id, method)
+        target = project.member(cls.id, method, ref)
+        if target is not None and target.id == ref.source and target.id in project.foreign_of:
+            # an extension method of an SDK type calling the SDK's own member of that name
+            # (``self.init(...)`` in a convenience init, ``addConnection(c)`` wrapping the original)
+            return None, ""
         return (
             (target, "self")
             if target is not None and target.kind in ("method", "function", "property") and _callable(target)
@@ -627,10 +874,15 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         if cls is None:
             return None, ""
         for base in project.bases.get(cls.id, ()):
-            target = project.member(base, method)
+            target = project.member(base, method, ref)
             if target is not None and _callable(target):
                 return target, "super"
         return None, ""
+    if recv.endswith("()") and "(" not in recv[:-2]:
+        # UserRepo().save(): the class the call constructs or the function returns
+        made = project.class_of(path, ref.source, recv[:-2])
+        target = project.member(made.id, method) if made is not None else None
+        return (target, "return-type") if target is not None and _callable(target) else (None, "")
     if recv.startswith("<"):
         return None, ""
     head = recv.split(".", 1)[0]
@@ -638,12 +890,14 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         typed = project.type_of(path, ref.source, recv)
     else:
         typed = project.type_of(path, ref.source, recv) if "." not in recv else None
+    if typed is None and "." in recv:  # tree.root.getValue(), self.repo.conn.execute()
+        typed = project.property_chain(path, ref.source, recv)
     if typed is not None:
-        target = project.member(typed.id, method)
+        target = project.member(typed.id, method, ref)
         return (target, "type-inference") if target is not None and _callable(target) else (None, "")
     if head in lang.self_names:
         return None, ""
-    target = project.resolve_dotted(path, ref.source, name)
+    target = project.resolve_dotted(path, ref.source, name, ref)
     if isinstance(target, Node) and _callable(target):
         return target, "import" if head in project.bindings[path] else "qualified"
     return None, ""

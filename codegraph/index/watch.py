@@ -133,6 +133,12 @@ class Watcher:
         self._caught_up = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        # freshness at query time (issue 12): events are numbered; a query waits for the sync that
+        # covers the newest one, and cuts the debounce short instead of answering from the old graph
+        self._urgent = threading.Event()
+        self._synced = threading.Condition()
+        self._event_number = 0
+        self._synced_number = 0
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -226,8 +232,24 @@ class Watcher:
             self._mark()
 
     def _mark(self) -> None:
+        with self._synced:
+            self._event_number += 1
         self._last_event = time.monotonic()
         self._dirty.set()
+
+    def flush(self, timeout: float) -> bool:
+        """Make the graph include every change seen so far: when events are waiting for their sync,
+        start it now (no debounce) and wait for it, at most ``timeout`` s. True when the graph is
+        current (nothing was pending, or the sync finished in time)."""
+        with self._synced:
+            wanted = self._event_number
+            if self._synced_number >= wanted:
+                return True
+            self._urgent.set()
+            self._dirty.set()
+            return self._synced.wait_for(
+                lambda: self._synced_number >= wanted or self._stop.is_set(), timeout
+            )
 
     # ------------------------------------------------------------------ syncing
     def _default_sync(self):
@@ -258,15 +280,21 @@ class Watcher:
             self._dirty.wait()
             if self._stop.is_set():
                 return
-            # quiet period: wait until no event for `debounce` seconds
-            while not self._stop.is_set():
+            # quiet period: wait until no event for `debounce` seconds, unless a query is waiting
+            while not self._stop.is_set() and not self._urgent.is_set():
                 remaining = self._last_event + self.debounce - time.monotonic()
                 if remaining <= 0:
                     break
-                time.sleep(min(remaining, 0.05))
+                time.sleep(min(remaining, 0.02))
             self._dirty.clear()
+            self._urgent.clear()
+            with self._synced:
+                covered = self._event_number  # events up to here are on disk for this sync to see
             if not self._stop.is_set():
                 self._run_sync()
+            with self._synced:
+                self._synced_number = max(self._synced_number, covered)
+                self._synced.notify_all()
 
 
 # Watchers running in this process (the daemon), by project root: (watcher or None, why).
@@ -299,6 +327,8 @@ def before_answer(root: Path) -> str | None:
         return f"Note: {why}; answers are as of the last sync."
     if not watcher.wait_caught_up(catch_up_wait()):
         return "Note: the index is still catching up with recent edits; this answer may miss the newest ones."
+    if not watcher.flush(catch_up_wait()):
+        return "Note: a sync of the newest edits is still running; this answer may miss them."
     if not watcher.alive:
         return (
             "Note: auto-sync is off (the file watcher stopped); answers are as of the last sync — run "

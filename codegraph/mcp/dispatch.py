@@ -9,6 +9,7 @@ bad arguments and internal failures.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 from pathlib import Path
@@ -100,13 +101,21 @@ def _handlers():
             r, a["query"], kind=a.get("kind"), limit=a.get("limit", 20)
         ),
         "codegraph_callers": lambda r, a: graph.callers(
-            r, a["symbol"], file=a.get("file"), limit=a.get("limit", 20)
+            r,
+            a["symbol"],
+            file=a.get("file"),
+            limit=a.get("limit", 20),
+            min_confidence=a.get("minConfidence"),
         ),
         "codegraph_callees": lambda r, a: graph.callees(
-            r, a["symbol"], file=a.get("file"), limit=a.get("limit", 20)
+            r,
+            a["symbol"],
+            file=a.get("file"),
+            limit=a.get("limit", 20),
+            min_confidence=a.get("minConfidence"),
         ),
         "codegraph_impact": lambda r, a: graph.impact(
-            r, a["symbol"], file=a.get("file"), depth=a.get("depth", 3)
+            r, a["symbol"], file=a.get("file"), depth=a.get("depth", 3), min_confidence=a.get("minConfidence")
         ),
         "codegraph_trace": lambda r, a: graph.trace(r, a["from"], a["to"], max_depth=a.get("maxDepth", 8)),
         "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=a.get("limit", 200)),
@@ -175,6 +184,14 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
             if longest > items["maxLength"]:
                 return _result(
                     f"an item of '{key}' is {longest} characters; the limit is {items['maxLength']}.",
+                    error=True,
+                )
+            continue
+        if value is not None and spec.get("type") == "number":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            if not ok or not spec.get("minimum", -math.inf) <= value <= spec.get("maximum", math.inf):
+                return _result(
+                    f"'{key}' must be a number from {spec.get('minimum')} to {spec.get('maximum')}; got {value!r}.",
                     error=True,
                 )
             continue

@@ -65,11 +65,21 @@ class StatusResult:
     deleted: list[str]
     skipped: dict[str, dict]  # reason → {"count", "example"} (an example path per reason)
     running: dict | None = None  # a live index run: {"phase", "done", "total", "pid", "started"}
-    unresolved: dict[str, int] = field(default_factory=dict)  # reference kind → unresolved references
+    # per language: {"unresolved": n, "likely_internal": m} (unresolved calls that look project-internal)
+    unresolved: dict[str, dict[str, int]] = field(default_factory=dict)
+    unresolved_kinds: dict[str, int] = field(default_factory=dict)  # reference kind → unresolved refs
     daemon: dict | None = None  # the daemon serving this project: pid, uptime, clients, watching, watch_note
-    agents: list[dict] = field(
-        default_factory=list
-    )  # [{"target", "scope", "config"}] codegraph is installed in
+    agents: list[dict] = field(default_factory=list)  # [{"target", "scope", "config"}] codegraph is in
+
+
+def _unresolved_by_language(metadata: dict[str, str]) -> dict[str, dict[str, int]]:
+    import json
+
+    try:
+        value = json.loads(metadata.get("cgpy_unresolved") or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def status(reader: Reader) -> StatusResult:
@@ -103,6 +113,7 @@ def status(reader: Reader) -> StatusResult:
         deleted,
         reasons,
         read_progress(reader.paths),
+        _unresolved_by_language(reader.metadata()),
         reader.unresolved_by_kind(),
         _daemon(reader.root),
         installed_agents(reader.root),

@@ -13,12 +13,24 @@ qualified name) or ``null`` when no edge may exist. A site counts as:
   false negative  a labelled target is not reached.
 precision = TP / (TP + FP); recall = TP / (sites with a target). Printed per corpus and per resolver;
 with --reference the reference CLI's index of the same corpus is scored in the same run.
+
+An edge belongs to a site when it starts on the site's line and its callee text matches: the same
+dotted text (``self.x.save``), or the same last name when either side is not a plain dotted name
+(``super().save``, a chain ``<chain>.filter``, ``a[i].f``, ``x?.f``; codegraph writes those as
+``<expr>.f``, the reference as the text it saw), or the callee text with leading receivers dropped (the
+reference stores ``self.f()`` as ``f``), or, with no callee text stored, the same target name.
+``new Foo`` matches ``Foo``. A target may give the definition's ``line``: then a target of that name
+defined on that line counts too, however the tool qualifies it. A site may list ``accept``: other
+targets that are not wrong (an alias's own binding, say) but do not count as found. Resolver ``dynamic``
+marks sites whose target only runtime knowledge gives (manager proxies, mixins, factories): the
+``static`` row leaves them out.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -76,50 +88,96 @@ def load_labels(corpus: str) -> dict:
     return data
 
 
-def _edges_at(conn: sqlite3.Connection) -> dict[tuple[str, int], list[tuple[str | None, str, str, str]]]:
-    """(source file, line) → [(refName, target file, target qualified name, target name)]."""
+def _edges_at(conn: sqlite3.Connection) -> dict[tuple[str, int], list[tuple[str | None, str, str, str, int]]]:
+    """(source file, line) → [(refName, target file, target qualified name, target name, target line)]."""
     out: dict = defaultdict(list)
     rows = conn.execute(
-        "SELECT s.file_path, e.line, e.metadata, t.file_path, t.qualified_name, t.name FROM edges e"
+        "SELECT s.file_path, e.line, e.metadata, t.file_path, t.qualified_name, t.name, t.start_line FROM edges e"
         " JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
         f" WHERE e.kind IN ({','.join('?' * len(CALL_KINDS))})",
         CALL_KINDS,
     )
-    for src_file, line, meta, t_file, t_qname, t_name in rows:
+    for src_file, line, meta, t_file, t_qname, t_name, t_line in rows:
         try:
             ref = json.loads(meta).get("refName") if meta else None
         except ValueError:
             ref = None
-        out[(src_file, line)].append((ref, t_file, t_qname, t_name))
+        out[(src_file, line)].append((ref, t_file, t_qname, t_name, t_line))
     return out
 
 
+_PLAIN = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
+RUNTIME_ONLY = "dynamic"
+
+
+def _tail(text: str) -> str:
+    """The called name: the last identifier of a callee text (``new Foo`` → ``Foo``)."""
+    text = text.removeprefix("new ").strip()
+    names = re.findall(r"[A-Za-z_$][\w$]*", text.rsplit(".", 1)[-1])
+    return names[-1] if names else text
+
+
+def callee_matches(ref: str | None, callee: str, target_name: str) -> bool:
+    """Whether an edge whose stored callee text is ``ref`` (None: not stored) is the call ``callee``."""
+    plain = callee.removeprefix("new ").strip()
+    if ref is None:
+        return target_name == _tail(callee)
+    ref = ref.removeprefix("new ").strip()
+    if ref == plain:
+        return True
+    if _tail(ref) != _tail(callee):
+        return False
+    if not (_PLAIN.fullmatch(ref) and _PLAIN.fullmatch(plain)):
+        return True
+    return plain.endswith("." + ref)  # the tool dropped a leading receiver (the reference: self.f → f)
+
+
+def _key(target: dict) -> tuple[str, str, str, int | None]:
+    qname = target.get("qualified_name") or target["name"]
+    return (target["file"], qname, target.get("name") or qname.rsplit("::", 1)[-1], target.get("line"))
+
+
+def _same(key: tuple, edge: tuple) -> bool:
+    """A labelled target is the edge's target: same file and qualified name, or, when the label gives the
+    definition's line (where tools may qualify a name differently, as object-literal members), same file,
+    name and line."""
+    if key[:2] == edge[:2]:
+        return True
+    return key[3] is not None and (key[0], key[2], key[3]) == (edge[0], edge[2], edge[3])
+
+
 def score(db: Path, labels: dict) -> dict[str, Score]:
-    """Score an index against labelled sites. Returns {"all": Score, <resolver>: Score, ...}."""
+    """Score an index against labelled sites. Returns {"all": Score, "static": Score, <resolver>: Score, ...}
+    ("static": every site but those of resolver ``dynamic``)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         at = _edges_at(conn)
     finally:
         conn.close()
     scores: dict[str, Score] = defaultdict(Score)
+    scores["all"], scores["static"] = Score(), Score()
     for site in labels["sites"]:
         s = Score(sites=1)
         callee = site["callee"]
-        tail = callee.rsplit(".", 1)[-1]
-        found = [
-            (t_file, t_qname)
-            for ref, t_file, t_qname, t_name in at.get((site["file"], site["line"]), ())
-            if (ref == callee if ref is not None else t_name == tail)
-        ]
+        accept = [_key(a) for a in site.get("accept", ())]
         target = site["target"]
+        want = _key(target) if target is not None else None
+        found = []
+        for ref, t_file, t_qname, t_name, t_line in at.get((site["file"], site["line"]), ()):
+            if not callee_matches(ref, callee, t_name):
+                continue
+            edge = (t_file, t_qname, t_name, t_line)
+            if want is not None and _same(want, edge):
+                found.append(want[:2])
+            elif not any(_same(a, edge) for a in accept):
+                found.append((t_file, t_qname))
         if target is None:
             if found:
                 s.fp = 1
                 s.wrong.append((site, found))
         else:
             s.positives = 1
-            want = (target["file"], target.get("qualified_name") or target["name"])
-            if want in found:
+            if want[:2] in found:
                 s.tp = 1
             else:
                 s.fn = 1
@@ -128,6 +186,8 @@ def score(db: Path, labels: dict) -> dict[str, Score]:
                     s.fp = 1
                     s.wrong.append((site, found))
         scores["all"].add(s)
+        if site.get("resolver") != RUNTIME_ONLY:
+            scores["static"].add(s)
         scores[site.get("resolver") or "?"].add(s)
     return dict(scores)
 
@@ -191,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
                 for k, v in result.items()
             }
             if not args.json:
-                for name in ["all"] + sorted(k for k in result if k != "all"):
+                for name in ["all", "static"] + sorted(k for k in result if k not in ("all", "static")):
                     print(_line(tool, corpus, name, result[name]))
                 if args.show:
                     for site, found in result["all"].wrong:

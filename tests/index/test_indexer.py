@@ -257,3 +257,22 @@ def test_the_same_tree_gives_identical_rows_in_identical_order_with_one_or_two_w
         dumps.append((nodes, edges, unresolved))
     assert len(dumps[0][1]) > 200
     assert dumps[0] == dumps[1]
+
+
+def test_index_json_reports_the_phase_split_of_the_run(tmp_path):
+    """Issue 12: ``index --json`` gives wall seconds per phase (discover, parse, load, resolve, write)."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "a.py").write_text("def f():\n    return g()\n\n\ndef g():\n    return 1\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "codegraph", "init", str(tmp_path), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    data = json.loads(out)
+    assert set(data["phases"]) == {"discover", "parse", "load", "resolve", "write"}
+    assert all(v >= 0 for v in data["phases"].values())
+    assert sum(data["phases"].values()) <= data["seconds"] + 0.01

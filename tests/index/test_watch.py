@@ -200,3 +200,26 @@ def test_an_edit_after_the_index_was_removed_does_not_rebuild_it(watched):
     (root / "shop" / "views.py").write_text("def after_removal():\n    return 1\n")
     assert eventually(lambda: watcher.syncs > before, DEBOUNCE + 2.0)
     assert not (root / ".codegraph").exists() and watcher.last_error is None
+
+
+def test_a_query_right_after_an_edit_waits_for_its_sync_instead_of_the_debounce(tmp_path):
+    """Issue 12: freshness at query time — with a long debounce, flush() starts the sync at once and
+    returns when the edit is in the graph; with nothing pending it returns at once."""
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    watcher = Watcher(paths, debounce=30.0)  # no sync would happen on its own within the test
+    watcher.start()
+    try:
+        assert watcher.wait_caught_up(10)
+        started = time.monotonic()
+        assert watcher.flush(5) is True and time.monotonic() - started < 0.5  # nothing pending
+        views = root / "shop" / "views.py"
+        views.write_text(views.read_text() + "\n\ndef right_after():\n    return 1\n")
+        assert eventually(lambda: watcher._event_number > 0, 5)  # the watcher saw the write
+        started = time.monotonic()
+        assert watcher.flush(10) is True
+        assert time.monotonic() - started < 10
+        assert names(paths.root, "right_after") == ["shop/views.py"]
+    finally:
+        watcher.stop()

@@ -52,7 +52,7 @@ def test_status_lists_languages_skips_with_an_example_unresolved_by_kind_and_no_
     assert "agents: codegraph is not installed for any agent" in text
     data = json.loads(cg("status", "--json", cwd=root, home=home).stdout)
     assert data["skipped"]["binary"] == {"count": 2, "example": "blob.py"}
-    assert data["unresolved"] == {"calls": 9} and data["daemon"] is None and data["agents"] == []
+    assert data["unresolved_kinds"] == {"calls": 9} and data["daemon"] is None and data["agents"] == []
 
 
 def test_status_names_the_running_daemon_its_watcher_and_the_installed_agents(project):

@@ -46,6 +46,8 @@ class LanguageModule:
         unique_fallback: may a bare name bind to the one definition of that name in the family?
         implicit_members: does a bare name inside a type mean that type's member first (Java, C#,
             C++, Dart, Kotlin, Swift…; not Python, where members need ``self.``)?
+        foreign_owners: members written for a type the project does not declare (a Swift extension
+            of an SDK class, a Rust impl for a std type) are found on receivers of that type's name.
         test_suffixes / test_prefixes: file-name rules for test files (the directory rules
             ``tests/``, ``test/``, ``__tests__/`` are generic).
         generated_suffixes: file-name suffixes of generated files.
@@ -71,6 +73,9 @@ class LanguageModule:
     method_containers: ClassVar[frozenset[str]] = METHOD_CONTAINERS
     unique_fallback: ClassVar[bool] = True
     implicit_members: ClassVar[bool] = False
+    # member names of a constructor, for a bare ``super(...)`` call (JS: "constructor")
+    constructor_names: ClassVar[tuple[str, ...]] = ()
+    foreign_owners: ClassVar[bool] = False
     test_suffixes: ClassVar[tuple[str, ...]] = ()
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()
@@ -139,6 +144,20 @@ class LanguageModule:
         Kotlin: overloads told apart by argument count, static imports, receivers typed through
         call chains, companion objects, extension functions)."""
         return None
+
+    def pick_overload(self, candidates: list[Node], ref: Ref) -> Node | None:
+        """The member a call means among the members of that name in its type (``candidates``, in
+        declaration order, usually one); None to leave the call unresolved rather than guess (no
+        overload fits, or several do). The default keeps the last one (a Python redefinition
+        replaces the earlier one)."""
+        return candidates[-1]
+
+    def choose_overload(self, project, ref, node: Node) -> Node | None:
+        """The overload a call ``ref`` (with ``ref.arity`` arguments, if counted) means when it
+        resolved to ``node``: ``node`` itself, another overload of the same name, or None when the
+        argument count cannot decide (issue 10: never pick one silently). Called after
+        :meth:`canonical`; the default keeps ``node``."""
+        return node
 
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""

@@ -101,7 +101,11 @@ class EcmaScriptExtractor(Extractor):
         for c in ts.children:
             if c.type == "class_heritage":
                 for clause in c.children:
-                    if clause.type == "extends_clause":
+                    if clause.type in ("identifier", "member_expression"):  # javascript: extends X
+                        name = dotted(clause)
+                        if name:
+                            self.base_ref(d, "extends", name, clause)
+                    elif clause.type == "extends_clause":
                         for v in clause.children_by_field_name("value"):
                             name = dotted(v)
                             if name:
@@ -138,16 +142,39 @@ class EcmaScriptExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
+        args = ts.child_by_field_name("arguments")
+        if args is not None:  # functions passed as values: arr.map(transform), on('x', this.handle)
+            for a in args.named_children:
+                if a.type in ("identifier", "member_expression"):
+                    name = dotted(a)
+                    if name:
+                        self.call_ref(a, name, "value")
         if fn.type == "identifier":
             name = text(fn)
             if name == "require":
                 return
             self.ref(ts, "calls", name, None)
+        elif fn.type == "super":  # super(...) in a constructor: the base class's constructor
+            self.ref(ts, "calls", "super", None)
         elif fn.type == "member_expression":
             name = dotted(fn)
             if name is None:
                 prop = fn.child_by_field_name("property")
-                if prop is not None:
+                obj = fn.child_by_field_name("object")
+                inner = None
+                if obj is not None and obj.type == "new_expression":
+                    inner = dotted(obj.child_by_field_name("constructor"))
+                elif obj is not None and obj.type == "call_expression":
+                    inner = dotted(obj.child_by_field_name("function"))
+                    module = _required_module(obj) if inner == "require" else None
+                    if module is not None and prop is not None:  # require('./m').a(): a of that module
+                        local = f"$require{len(self.out.imports)}"
+                        self.bind(obj, local, module, "*")
+                        self.ref(ts, "calls", f"{local}.{text(prop)}", local)
+                        return
+                if prop is not None and inner:  # new Foo().bar(), make().bar(): what the call gives
+                    self.ref(ts, "calls", f"{inner}().{text(prop)}", f"{inner}()")
+                elif prop is not None:
                     self.ref(ts, "calls", f"<expr>.{text(prop)}", "<expr>")
             else:
                 self.ref(ts, "calls", name, name.rsplit(".", 1)[0])
@@ -350,6 +377,9 @@ class EcmaScriptExtractor(Extractor):
             ):
                 continue  # captured as @function
             self.add_def(decl, "constant" if is_const else "variable", name)
+            if value is not None and value.type == "identifier" and text(value) != text(name):
+                # `const c = a` / `export const b = a`: the name is an alias of a (also when imported)
+                self.out.exports.append((text(name), text(value)))
 
     def _require(self, decl, name, call) -> None:
         args = call.child_by_field_name("arguments")
@@ -416,6 +446,14 @@ class EcmaScriptExtractor(Extractor):
                 add("*", "*", True)
 
 
+def _required_module(call) -> str | None:
+    """The module string of ``require('./m')``, else None."""
+    args = call.child_by_field_name("arguments")
+    if args is None or args.named_child_count != 1 or args.named_children[0].type != "string":
+        return None
+    return text(args.named_children[0])[1:-1]
+
+
 def _type_name(typ) -> str | None:
     if typ is None:
         return None
@@ -452,6 +490,7 @@ class EcmaScript(LanguageModule):
     super_names = frozenset({"super"})
     self_type_exprs = frozenset({"this.constructor"})
     self_type_annotations = frozenset({"this"})
+    constructor_names = ("constructor",)
     method_containers = METHOD_CONTAINERS | {"namespace"}
     test_suffixes = (".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx", ".spec.tsx")
     generated_suffixes = (".generated.ts", ".generated.js", ".gen.ts")

@@ -49,13 +49,19 @@ class PythonExtractor(Extractor):
             fn = ts.child_by_field_name("function")
             if fn is None:
                 return
+            self._passed_values(ts.child_by_field_name("arguments"))
             if fn.type == "identifier":
                 self.ref(ts, "calls", text(fn), None)
             elif fn.type == "attribute":
                 name = dotted(fn)
                 if name is None:
                     tail = text(fn.child_by_field_name("attribute"))
-                    self.ref(ts, "calls", f"<expr>.{tail}", "<expr>")
+                    obj = fn.child_by_field_name("object")
+                    inner = dotted(obj.child_by_field_name("function")) if obj.type == "call" else None
+                    if inner and "()" not in inner:  # UserRepo().save(): a method of what the call returns
+                        self.ref(ts, "calls", f"{inner}().{tail}", f"{inner}()")
+                    else:
+                        self.ref(ts, "calls", f"<expr>.{tail}", "<expr>")
                 else:
                     self.ref(ts, "calls", name, name.rsplit(".", 1)[0])
         elif capture == "import":
@@ -78,6 +84,19 @@ class PythonExtractor(Extractor):
                     self.local_pattern(p)
         elif capture == "target":
             self.local_pattern(ts)
+
+    def _passed_values(self, args) -> None:
+        """Functions passed as values (``partial(f, 1)``, ``signal.connect(handler)``, ``key=fn``):
+        ``value`` references, so impact finds the place that passes them."""
+        if args is None or args.type != "argument_list":
+            return
+        for a in args.named_children:
+            if a.type == "keyword_argument":
+                a = a.child_by_field_name("value")
+            if a is not None and a.type in ("identifier", "attribute"):
+                name = dotted(a)
+                if name:
+                    self.call_ref(a, name, "value")
 
     def _parameter_types(self, ts) -> None:
         params = ts.child_by_field_name("parameters")
@@ -139,6 +158,9 @@ class PythonExtractor(Extractor):
             return
         name = text(left)
         self.add_def(ts, "constant" if CONSTANT_NAME.match(name) else "variable", left)
+        alias = _alias_of(right) if at_module else None
+        if alias and alias != name:  # path = partial(_path, ...), lazy_thing = thing: calls mean it
+            self.out.exports.append((name, alias))
 
     def _import(self, ts) -> None:
         if ts.type == "import_statement":
@@ -170,6 +192,22 @@ class PythonExtractor(Extractor):
         nid = self.import_node(ts, module)
         for local, mod, imported in items:
             self.bind(ts, local, mod, imported, node=nid)
+
+
+def _alias_of(right) -> str | None:
+    """The name a module-level assignment only renames: ``x = y`` or ``x = partial(y, …)``."""
+    if right is None:
+        return None
+    if right.type == "identifier":
+        return text(right)
+    if right.type == "call":
+        fn = right.child_by_field_name("function")
+        args = right.child_by_field_name("arguments")
+        if fn is not None and dotted(fn) in ("partial", "functools.partial") and args is not None:
+            first = next((a for a in args.named_children if a.type != "comment"), None)
+            if first is not None and first.type == "identifier":
+                return text(first)
+    return None
 
 
 def _docstring(body) -> str | None:
