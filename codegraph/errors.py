@@ -134,3 +134,12 @@ class InputTooLong(CodegraphError):
     """A text or path argument is over its bound."""
 
     exit_code = 2
+
+
+class GitFailed(CodegraphError):
+    """A git command codegraph needs (``affected --since``) failed: not a work tree, an unknown
+    revision, or git missing. The message carries git's first line. Recoverable: the MCP answer says
+    why, and the agent can pass the files instead."""
+
+    exit_code = 2
+    recoverable = True

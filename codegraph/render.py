@@ -8,7 +8,7 @@ import json
 
 from codegraph.model import Node
 from codegraph.paths import quote_path
-from codegraph.query import basic, explore, file_view, graph
+from codegraph.query import affected, basic, explore, file_view, graph
 
 
 def to_data(result) -> dict:
@@ -154,7 +154,7 @@ def _status(r: basic.StatusResult) -> str:
         f"index: {c['files']} files, {c['nodes']} nodes, {c['edges']} edges, {c['unresolved']} unresolved references",
         f"state: {m.get('index_state', 'unknown')}; commit {m.get('indexed_at_commit') or '-'}; "
         f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
-        "languages: " + (", ".join(f"{k} {v}" for k, v in r.languages.items()) or "none"),
+        "languages: " + (", ".join(f"{k} {v} files" for k, v in r.languages.items()) or "none"),
     ]
     if r.unresolved:
         likely = sum(v.get("likely_internal", 0) for v in r.unresolved.values())
@@ -181,8 +181,25 @@ def _status(r: basic.StatusResult) -> str:
         out.append(
             "note: the last index run failed; this is the last complete index — see `codegraph sync` output"
         )
-    if r.skipped:
-        out.append("skipped: " + ", ".join(f"{v} {k}" for k, v in r.skipped.items()))
+    if r.unresolved_kinds:
+        out.append(
+            "unresolved: " + ", ".join(f"{v} {k}" for k, v in r.unresolved_kinds.items())
+            + " (calls into libraries, builtins and untyped receivers stay unresolved)"
+        )  # fmt: skip
+    for reason, info in r.skipped.items():
+        out.append(f"skipped: {info['count']} {reason} (e.g. {quote_path(info['example'])})")
+    if r.daemon:
+        d = r.daemon
+        watch = "watching for edits" if d.get("watching") else f"not watching: {d.get('watch_note')}"
+        out.append(
+            f"daemon: pid {d.get('pid')}, up {d.get('uptime')} s, {d.get('clients', 0)} clients; {watch}"
+        )
+    else:
+        out.append("daemon: not running (an agent's MCP session starts it; `codegraph daemon start`)")
+    if r.agents:
+        out.append("agents: " + ", ".join(f"{a['target']} ({a['scope']})" for a in r.agents))
+    else:
+        out.append("agents: codegraph is not installed for any agent (`codegraph install`)")
     if r.added or r.modified or r.deleted:
         out.append(
             f"stale: {len(r.added)} added, {len(r.modified)} modified, {len(r.deleted)} deleted since the "
@@ -278,4 +295,5 @@ _RENDERERS = {
     explore.ExploreResult: _explore,
     explore.ContextResult: _context,
     file_view.FileViewResult: file_view.render_file_view,
+    affected.AffectedResult: affected.render_affected,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,6 +14,10 @@ from codegraph.paths import ProjectPaths
 from codegraph.store.reader import Reader
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+# No test asks the real package index for a newer codegraph (the update notice, issue 14): subprocesses
+# inherit this; tests/test_update_check.py turns it back on against a loopback index.
+os.environ["CODEGRAPH_NO_UPDATE_CHECK"] = "1"
 
 
 def copy_fixture(name: str, dest: Path) -> Path:

@@ -14,19 +14,6 @@ from codegraph.index.indexer import IndexSummary, index_project
 from codegraph.paths import ProjectPaths, find_root, init_root
 
 
-def _progress():
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\rparsing {done}/{total} files")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
-
-
 def _report(summary: IndexSummary, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary.__dict__, indent=2))
@@ -103,8 +90,18 @@ def _run_index(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> 
         finally:
             background.release_lock(paths)
         return
+    from codegraph.cli import progress as progress_mod
+
+    shown = progress_mod.TerminalProgress() if progress_mod.wanted(opts["as_json"]) else None
     with background.index_lock(paths, on_wait=say_waiting):
-        summary = index_project(paths, progress=_progress(), **kwargs)
+        try:
+            if shown is None:
+                summary = index_project(paths, **kwargs)
+            else:
+                summary = index_project(paths, progress=shown.progress, phase=shown.phase, **kwargs)
+        finally:
+            if shown is not None:
+                shown.close()
     _report(summary, opts["as_json"])
 
 

@@ -29,12 +29,29 @@ COMMAND_MODULES = {
             "status",
             "explore",
             "context",
+            "affected",
         ),
         "query_cmds",
     ),
     **dict.fromkeys(("serve", "daemon"), "serve_cmds"),
-    **dict.fromkeys(("install", "uninstall", "doctor"), "install_cmds"),
+    **dict.fromkeys(("install", "uninstall", "doctor", "uninit"), "install_cmds"),
 }
+
+
+def error_data(exc: CodegraphError) -> dict:
+    """The ``--json`` form of an error: its class name, the message, the exit code, and every public
+    attribute it carries (``candidates`` of FileNotIndexed, ``suggestions`` of SymbolNotFound, ``path``
+    and ``reason`` of SourceUnavailable…), so a program need not parse the sentence (issue 14)."""
+    data = {"error": type(exc).__name__, "message": str(exc), "exit_code": exc.exit_code}
+    for key, value in vars(exc).items():
+        if key.startswith("_") or key in data:
+            continue
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            value = str(value)
+        data[key] = value
+    return data
 
 
 class _Group(click.Group):
@@ -53,20 +70,20 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            _update_notice(ctx)
+            return result
         except CodegraphError as exc:
             if ctx.params.get("as_json") or "--json" in sys.argv:
-                click.echo(
-                    json.dumps(
-                        {
-                            "error": type(exc).__name__,
-                            "message": str(exc),
-                            **({"suggestions": exc.suggestions} if hasattr(exc, "suggestions") else {}),
-                        }
-                    )
-                )
+                click.echo(json.dumps(error_data(exc)))
             click.echo(f"codegraph: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except click.UsageError as exc:  # click prints the usage and exits 2; --json gets the data too
+            if "--json" in sys.argv:
+                click.echo(
+                    json.dumps({"error": "UsageError", "message": exc.format_message(), "exit_code": 2})
+                )
+            raise
         except KeyboardInterrupt:  # one line and 130, as shells count it (click would say "Aborted!")
             click.echo(("\n" if sys.stderr.isatty() else "") + "codegraph: interrupted", err=True)
             sys.exit(130)
@@ -74,6 +91,18 @@ class _Group(click.Group):
             where = f" ({exc.filename})" if exc.filename else ""
             click.echo(f"codegraph: {exc.strerror or exc}{where}", err=True)
             sys.exit(74)
+
+
+def _update_notice(ctx: click.Context) -> None:
+    """One line on stderr after a command's answer when a newer codegraph is out (codegraph.update_check);
+    not for --json, the MCP server or the daemon commands."""
+    if "--json" in sys.argv or ctx.invoked_subcommand in ("serve", "daemon"):
+        return
+    from codegraph.update_check import notice
+
+    line = notice()
+    if line:
+        click.echo(line, err=True)
 
 
 @click.group(cls=_Group)

@@ -141,7 +141,9 @@ def files_cmd(filter, limit, path, as_json):
 @click.command("status")
 @_common
 def status_cmd(path, as_json):
-    """Index health and what changed on disk since the last index."""
+    """Index health: counts, languages, skipped files (by reason, with an example), unresolved references,
+    the daemon and its watcher, the agents codegraph is installed for, and what changed on disk since the
+    last index."""
     _run(path, as_json, basic.status)
 
 
@@ -175,7 +177,53 @@ def context_cmd(task, limit, path, as_json):
     )
 
 
+@click.command("affected")
+@click.argument("files", nargs=-1)
+@click.option("--stdin", "from_stdin", is_flag=True, help="Also read changed paths from stdin, one a line.")
+@click.option(
+    "--since",
+    metavar="REV",
+    help="Use git: every file changed between REV and the working tree (committed, staged, unstaged, "
+    "untracked), narrowed to the changed lines.",
+)
+@_common
+def affected_cmd(files, from_stdin, since, path, as_json):
+    """Which tests and callers a change touches.
+
+    Lists the test files that depend (through imports, calls, inheritance, transitively) on the changed
+    FILES, the other files that depend on them, and the changed symbols with their callers. With no
+    FILES, --stdin or --since, the uncommitted changes (`--since HEAD`) are used. Paths are relative to
+    the current directory or to the project root.
+
+    \b
+    codegraph affected src/app/models.py
+    git diff --name-only main | codegraph affected --stdin
+    codegraph affected --since origin/main --json | jq -r '.tests[]'
+    """
+    import os
+
+    from codegraph.query import affected as affected_mod
+
+    names = list(files)
+    if from_stdin:
+        names += [line.strip() for line in click.get_text_stream("stdin").read().splitlines() if line.strip()]
+    if since is None and not files and not from_stdin:
+        since = "HEAD"
+    cwd = os.getcwd()
+
+    def run(reader):
+        lines = None
+        found = list(names)
+        if since is not None:
+            changed, lines = affected_mod.changes_since(reader.root, since)
+            found += [str(reader.root / p) for p in changed]
+        return affected_mod.affected(reader, found, cwd=cwd, lines=lines, since=since)
+
+    _run(path, as_json, run)
+
+
 COMMANDS = [
+    affected_cmd,
     search_cmd,
     query_cmd,
     callers_cmd,

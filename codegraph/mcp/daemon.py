@@ -120,6 +120,7 @@ class Daemon:
         self._socket_id: tuple[int, int] | None = None  # and of the socket it bound
         self._watch = watch
         self.watcher = None  # codegraph.index.watch.Watcher while the tree is watched
+        self._watch_note = "not watching (started without a watcher)" if not watch else "starting"
         self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
 
     # -- handler ---------------------------------------------------------------------------------
@@ -138,6 +139,8 @@ class Daemon:
             "started": self.started,
             "uptime": round(time.time() - self.started, 1),
             "clients": self._clients,
+            "watching": self.watcher is not None,
+            "watch_note": self._watch_note,
         }
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -217,6 +220,7 @@ class Daemon:
             from codegraph.index.watch import Watcher, register, watch_decision
 
             on, why = watch_decision(self.paths.root)
+            self._watch_note = why
             log.info("%s", why)
             if on:
                 self.watcher = Watcher(self.paths)

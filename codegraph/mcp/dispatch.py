@@ -77,7 +77,19 @@ def _handlers():
             raise ValueError("codegraph_node needs 'symbol', or 'file' for the file view")
         return basic.node(r, a["symbol"], file=a.get("file"), line=a.get("line"))
 
+    def affected(r, a):
+        from codegraph.query import affected as affected_mod
+
+        files, lines, since = list(a.get("files") or []), None, a.get("since")
+        if since is None and not files:
+            since = "HEAD"
+        if since is not None:
+            changed, lines = affected_mod.changes_since(r.root, since)
+            files += changed
+        return affected_mod.affected(r, files, lines=lines, since=since)
+
     return {
+        "codegraph_affected": affected,
         "codegraph_explore": lambda r, a: explore.explore(
             r,
             a["query"],
@@ -160,6 +172,21 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
             except ValueError as exc:
                 return _result(str(exc), error=True)
             continue
+        if value is not None and spec.get("type") == "array":
+            items = spec["items"]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                return _result(f"'{key}' must be an array of strings.", error=True)
+            if len(value) > spec["maxItems"]:
+                return _result(
+                    f"'{key}' has {len(value)} items; the limit is {spec['maxItems']}.", error=True
+                )
+            longest = max((len(v) for v in value), default=0)
+            if longest > items["maxLength"]:
+                return _result(
+                    f"an item of '{key}' is {longest} characters; the limit is {items['maxLength']}.",
+                    error=True,
+                )
+            continue
         if value is not None and spec.get("type") == "number":
             ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
             if not ok or not spec.get("minimum", -math.inf) <= value <= spec.get("maximum", math.inf):
@@ -195,6 +222,11 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         text, repaired = read_repairing(start, answer)
         if repaired:
             text = repaired + "\n\n" + text
+        from codegraph.update_check import notice
+
+        line = notice()  # a newer codegraph: one line, once per version (issue 14)
+        if line:
+            text = text + "\n\n" + line
         return _result(text)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)

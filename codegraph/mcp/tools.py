@@ -183,6 +183,28 @@ TOOLS: list[dict] = [
         },
         ["task"],
     ),
+    _tool(
+        "affected",
+        "Before running tests: which test files depend (through imports and calls, transitively) on the "
+        "changed files, which other files depend on them, and the changed symbols with their callers. "
+        "Give `files` (paths relative to the project root), or `since` (a git revision: every file changed "
+        "between it and the working tree, narrowed to the changed lines); with neither, the uncommitted "
+        "changes (`since` HEAD). Run the listed tests rather than the whole suite.",
+        {
+            "files": {
+                "type": "array",
+                "items": {"type": "string", "maxLength": MAX_PATH},
+                "maxItems": 10_000,
+                "description": "Changed file paths, relative to the project root.",
+            },
+            "since": {
+                "type": "string",
+                "maxLength": MAX_TEXT,
+                "description": "A git revision (`HEAD`, `origin/main`, a commit); its changes are added to `files`.",
+            },
+        },
+        [],
+    ),
 ]
 
 TOOLS_BY_NAME = {t["name"]: t for t in TOOLS}

@@ -63,10 +63,13 @@ class StatusResult:
     added: list[str]
     modified: list[str]
     deleted: list[str]
-    skipped: dict[str, int]
+    skipped: dict[str, dict]  # reason → {"count", "example"} (an example path per reason)
     running: dict | None = None  # a live index run: {"phase", "done", "total", "pid", "started"}
     # per language: {"unresolved": n, "likely_internal": m} (unresolved calls that look project-internal)
     unresolved: dict[str, dict[str, int]] = field(default_factory=dict)
+    unresolved_kinds: dict[str, int] = field(default_factory=dict)  # reference kind → unresolved refs
+    daemon: dict | None = None  # the daemon serving this project: pid, uptime, clients, watching, watch_note
+    agents: list[dict] = field(default_factory=list)  # [{"target", "scope", "config"}] codegraph is in
 
 
 def _unresolved_by_language(metadata: dict[str, str]) -> dict[str, dict[str, int]]:
@@ -94,10 +97,10 @@ def status(reader: Reader) -> StatusResult:
     added = sorted(p for p in on_disk - set(indexed) if p not in skipped)
     deleted = sorted(set(indexed) - on_disk)
     modified = changed_files(reader, on_disk & set(indexed), indexed)
-    reasons: dict[str, int] = {}
-    for why in skipped.values():
-        key = why.split(" (", 1)[0]
-        reasons[key] = reasons.get(key, 0) + 1
+    reasons: dict[str, dict] = {}
+    for path, why in sorted(skipped.items()):
+        entry = reasons.setdefault(why.split(" (", 1)[0], {"count": 0, "example": path})
+        entry["count"] += 1
     from codegraph.index.background import read_progress
 
     return StatusResult(
@@ -111,7 +114,45 @@ def status(reader: Reader) -> StatusResult:
         reasons,
         read_progress(reader.paths),
         _unresolved_by_language(reader.metadata()),
+        reader.unresolved_by_kind(),
+        _daemon(reader.root),
+        installed_agents(reader.root),
     )
+
+
+def _daemon(root) -> dict | None:
+    from codegraph.mcp import service
+
+    info = service.status(root)
+    if info is None:
+        return None
+    keep = ("pid", "version", "uptime", "clients", "watching", "watch_note")
+    return {k: info[k] for k in keep if k in info}
+
+
+def installed_agents(project) -> list[dict]:
+    """Agents and scopes whose config holds codegraph's server entry (for this project where the scope
+    is per project), from the installer's own plans: what `codegraph uninstall` would remove. Configs
+    that don't parse are left out (``codegraph doctor`` reports them)."""
+    try:
+        from codegraph_installer import targets
+        from codegraph_installer.paths import InstallPaths
+    except ImportError:  # pragma: no cover - the wheel ships the installer; a bare checkout may not
+        return []
+    from codegraph.errors import CodegraphError
+
+    paths = InstallPaths.current(project)
+    found = []
+    for name in targets.TARGETS:
+        for scope in targets.scopes(name):
+            try:
+                plan = targets.plan(name, "uninstall", paths, targets.make_options(name, scope))
+            except (CodegraphError, ValueError, OSError):
+                continue
+            if plan.changed:
+                config = next((str(f.path) for f in plan.files if f.status != "unchanged"), None)
+                found.append({"target": name, "scope": scope, "config": config})
+    return found
 
 
 @dataclass

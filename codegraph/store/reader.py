@@ -231,6 +231,17 @@ class Reader:
         )
         return [r[0] for r in rows]
 
+    def file_dependencies(self) -> list[tuple[str, str]]:
+        """(dependent file, file it depends on) pairs: a symbol of the first (or the file itself) has an
+        edge other than ``contains`` into the second. Self-pairs are left out."""
+        return [
+            tuple(r)
+            for r in self.conn.execute(
+                "SELECT DISTINCT s.file_path, t.file_path FROM edges e JOIN nodes s ON s.id = e.source "
+                "JOIN nodes t ON t.id = e.target WHERE e.kind != 'contains' AND s.file_path != t.file_path"
+            )
+        ]
+
     # ------------------------------------------------------------------ files
     def indexed_paths(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT path FROM files ORDER BY path")]
@@ -266,6 +277,15 @@ class Reader:
             "nodes": one("SELECT COUNT(*) FROM nodes"),
             "edges": one("SELECT COUNT(*) FROM edges"),
             "unresolved": one("SELECT COUNT(*) FROM unresolved_refs"),
+        }
+
+    def unresolved_by_kind(self) -> dict[str, int]:
+        """Unresolved references per reference kind (calls, imports, extends…), most first."""
+        return {
+            r[0]: r[1]
+            for r in self.conn.execute(
+                "SELECT reference_kind, COUNT(*) FROM unresolved_refs GROUP BY reference_kind ORDER BY 2 DESC, 1"
+            )
         }
 
     def languages(self) -> dict[str, int]:

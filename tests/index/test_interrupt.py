@@ -102,7 +102,7 @@ def test_ctrl_c_stops_an_index_run_within_a_second_keeping_the_last_index_and_re
     before = rows(paths.root, "SELECT COUNT(*) FROM nodes") + rows(paths.root, "SELECT COUNT(*) FROM edges")
     term = Terminal("index", str(paths.root))
     try:
-        assert term.read_until(b"parsing", 60), term.output
+        assert term.read_until(b"files/s", 60), term.output  # a frame drawn while workers parse
         workers = children(term.pid)
         assert workers, "the run should parse in worker processes"
         os.write(term.fd, b"\x03")  # Ctrl-C, as the terminal sends it

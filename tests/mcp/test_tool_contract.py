@@ -26,6 +26,7 @@ BASES: dict[str, dict] = {
     "codegraph_files": {},
     "codegraph_status": {},
     "codegraph_context": {"task": "filter a query set"},
+    "codegraph_affected": {"files": ["shop/db/sql/where.py"]},
 }
 FILE_MODE = {"file": "shop/db/sql/query.py"}
 VALID: dict[str, dict[str, tuple[object, dict | None]]] = {  # param → (value, base override)
@@ -65,6 +66,7 @@ VALID: dict[str, dict[str, tuple[object, dict | None]]] = {  # param → (value,
     "codegraph_files": {"path": ("shop/db", None), "limit": (5, None)},
     "codegraph_status": {},
     "codegraph_context": {"task": ("where is the WHERE clause built", None), "limit": (5, None)},
+    "codegraph_affected": {"files": (["shop/db/query.py", "README.md"], None), "since": ("HEAD", None)},
 }
 TOOL_NAMES = [t["name"] for t in TOOLS]
 
