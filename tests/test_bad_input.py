@@ -164,7 +164,9 @@ def test_a_project_in_unsupported_languages_says_so_instead_of_looking_empty(tmp
     status = subprocess.run(
         [*run, "status", "--path", str(tmp_path), "--json"], capture_output=True, text=True
     )
-    assert json.loads(status.stdout)["skipped"] == {"language not supported yet": 2}
+    assert json.loads(status.stdout)["skipped"] == {
+        "language not supported yet": {"count": 2, "example": "a.lua"}
+    }
     explore = subprocess.run(
         [*run, "explore", "how does x work", "--path", str(tmp_path)], capture_output=True, text=True
     )
