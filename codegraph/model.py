@@ -9,7 +9,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-CONTAINER_KINDS = frozenset({"file", "module", "class", "interface", "enum", "namespace"})
+CONTAINER_KINDS = frozenset(
+    {"file", "module", "class", "struct", "interface", "trait", "protocol", "enum", "union", "namespace"}
+)
 
 
 def node_id(path: str, kind: str, name: str, start_line: int) -> str:
@@ -100,6 +102,14 @@ class FileExtraction:
     exports: list[tuple[str, str]] = field(default_factory=list)
     # What functions return, for return-type inference: (function id, "self" | "var:NAME" | "call:CALLEE").
     returns: list[tuple[str, str]] = field(default_factory=list)
+    # Definitions written outside their type: (node id, owner type name as written), e.g. a Go method
+    # and its receiver type, C++ ``Foo::bar``, a Rust ``impl Foo`` block. The resolver attaches them.
+    owners: list[tuple[str, str]] = field(default_factory=list)
+    # Names local to a function (parameters, assignment / loop / with / except / comprehension
+    # targets): (function node id, name). A local shadows every project definition of that name.
+    locals: list[tuple[str, str]] = field(default_factory=list)
+    # The package / namespace the file declares (Go ``package``, Java ``package``, C# ``namespace``).
+    package: str | None = None
 
 
 @dataclass(slots=True)

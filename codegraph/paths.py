@@ -102,7 +102,26 @@ def find_root(start: str | os.PathLike[str] | None = None) -> ProjectPaths:
     for candidate in (here, *here.parents):
         if (candidate / DIR_NAME / DB_NAME).is_file():
             return ProjectPaths(candidate)
-    raise IndexMissing(f"No codegraph index at or above {here}. Run `codegraph init {here}` to build one.")
+    raise IndexMissing(f"No codegraph index at or above {here}. {init_advice(here)}")
+
+
+def refused_root(here: Path) -> bool:
+    """Whether ``init`` refuses ``here`` without ``--force``: the filesystem root, the home directory or
+    one of its parents."""
+    home = Path.home().resolve()
+    return here == Path(here.anchor) or here == home or here in home.parents
+
+
+def init_advice(here: Path) -> str:
+    """What to do about a missing index at ``here``, true for ``init`` (issue 9: in the home directory
+    the advice was `codegraph init $HOME`, which init refuses)."""
+    if refused_root(here):
+        what = "your home directory" if here == Path.home().resolve() else "above your projects"
+        return (
+            f"{here} is {what}, not a project: run codegraph (or open the agent) in a project folder "
+            f"and `codegraph init` there, or index this folder anyway with `codegraph init {here} --force`."
+        )
+    return f"Run `codegraph init {here}` to build one."
 
 
 def init_root(path: str | os.PathLike[str] | None, *, force: bool = False) -> ProjectPaths:
@@ -123,8 +142,7 @@ def init_root(path: str | os.PathLike[str] | None, *, force: bool = False) -> Pr
             return find_root(here)
         except IndexMissing:
             pass
-    home = Path.home().resolve()
-    if not force and (here == Path(here.anchor) or here == home or here in home.parents):
+    if not force and refused_root(here):
         raise RefusedRoot(
             f"Refusing to index {here}: it is the filesystem root or your home directory (or above it). "
             "Pass --force if you really mean it."

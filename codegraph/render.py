@@ -1,5 +1,5 @@
 """The one place results become text or JSON. CLI and MCP both call :func:`render` / :func:`to_data`,
-so human text, ``--json`` and MCP ``structuredContent`` never drift apart."""
+so human text and ``--json`` never drift apart (MCP answers carry the text only)."""
 
 from __future__ import annotations
 

@@ -49,3 +49,12 @@ def indexed(tmp_path):
     yield make
     for r in readers:
         r.close()
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite fixtures/golden/<label>.json from the current indexer (then read the diff by hand)",
+    )

@@ -22,32 +22,43 @@ def _paths(path: str | None):
     return InstallPaths.current(path)
 
 
-def _options(target, scope, prewarm=False, redirect_reads=False, replace=False):
+def _options(target, scope, prewarm=False, redirect_reads=False, replace=False, auto_allow=True):
     from codegraph_installer.targets import make_options
 
     try:
-        return make_options(target, scope, prewarm=prewarm, redirect_reads=redirect_reads, replace=replace)
+        return make_options(
+            target,
+            scope,
+            prewarm=prewarm,
+            redirect_reads=redirect_reads,
+            replace=replace,
+            auto_allow=auto_allow,
+        )
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
 
 
-def _render(outcome, as_json: bool, dry_run: bool) -> None:
+_DONE = {"create": "created", "update": "updated", "delete": "deleted"}
+
+
+def _render(outcome, as_json: bool, dry_run: bool, *, label: str | None = None) -> None:
+    """One outcome as text: what changed in which file (past tense once written, "would …" in a dry
+    run), the backups, the notes. ``label`` (uninstall: the scope) heads the block."""
     plan = outcome.plan
     if as_json:
         click.echo(json.dumps(outcome.to_json(), indent=2))
         return
+    changes = [c for c in plan.files if c.status != "unchanged"]
     if dry_run:
-        for change in plan.files:
-            if change.status != "unchanged":
-                click.echo(change.diff(), nl=False)
-    verb = "would" if dry_run else ""
-    for change in plan.files:
-        status = change.status if not verb or change.status == "unchanged" else f"would {change.status}"
-        click.echo(f"{status:>16}  {change.path}")
-    if not plan.changed:
-        click.echo(f"codegraph {plan.action} {plan.target}: unchanged")
+        for change in changes:
+            click.echo(change.diff(), nl=False)
+    if label:
+        click.echo(f"{label}:" if changes else f"{label}: nothing of codegraph's to remove")
+    for change in changes:
+        status = f"would {change.status}" if dry_run else _DONE[change.status]
+        click.echo(f"  {status:<7}  {change.path}")
     for backup in outcome.backups:
-        click.echo(f"          backup  {backup}")
+        click.echo(f"  {'backup':<7}  {backup}")
     for note in plan.notes:
         click.echo(f"note: {note}")
 
@@ -84,46 +95,80 @@ _json = click.option("--json", "as_json", is_flag=True, help="Print the result a
     is_flag=True,
     help="Overwrite a `codegraph` server entry codegraph did not write (uninstall puts it back).",
 )
+@click.option(
+    "--no-auto-allow",
+    "no_auto_allow",
+    is_flag=True,
+    help="Let the agent ask before each codegraph call: Claude gets no `mcp__codegraph__*` allow rule, "
+    'Gemini no `"trust": true` on the entry.',
+)
 @click.option("--dry-run", is_flag=True, help="Print the unified diff; write nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before writing.")
 @_path
 @_json
-def install(target, scope, prewarm, redirect_reads, replace, dry_run, yes, path, as_json):
-    """Register codegraph's MCP server with an agent (and, for Claude, auto-allow and hooks).
+def install(target, scope, prewarm, redirect_reads, replace, no_auto_allow, dry_run, yes, path, as_json):
+    """Register codegraph's MCP server with an agent (for Claude and Gemini with auto-allow of its
+    read-only tools; for Claude optionally hooks).
 
     An existing `codegraph` entry that codegraph did not write is refused (exit 6) unless --replace."""
     from codegraph_installer import targets
 
     paths = _paths(path)
-    options = _options(target, scope, prewarm, redirect_reads, replace)
+    options = _options(target, scope, prewarm, redirect_reads, replace, auto_allow=not no_auto_allow)
     if not dry_run and not yes and sys.stdin.isatty():
         planned = targets.plan(target, "install", paths, options)
         if not _confirm(planned, yes):
             raise UsageProblem("nothing written")
-    _render(targets.run(target, "install", paths, options, dry_run=dry_run), as_json, dry_run)
+    outcome = targets.run(target, "install", paths, options, dry_run=dry_run)
+    _render(outcome, as_json, dry_run)
+    if not as_json:
+        scope = f"the {outcome.plan.scope} scope"
+        if not outcome.plan.changed:
+            click.echo(f"codegraph install {target}: unchanged (already installed in {scope})")
+        else:
+            click.echo(
+                f"codegraph install {target}: {'would install' if dry_run else 'installed'} in {scope}"
+            )
 
 
 @click.command()
 @_target
 @_scope
 @click.option("--dry-run", is_flag=True, help="Print the unified diff; write nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before writing.")
 @_path
 @_json
-def uninstall(target, scope, dry_run, path, as_json):
+def uninstall(target, scope, dry_run, yes, path, as_json):
     """Remove exactly what `codegraph install` added, from every scope unless --scope names one: our
     entries and hooks (recognised by content), and the rules, containers and files install's record says
     it added; an entry --replace overwrote is put back. --json prints a list, one object per scope."""
     from codegraph_installer import targets
 
     paths = _paths(path)
-    outcomes = []
-    for each in [scope] if scope else list(targets.scopes(target)):
-        outcomes.append(targets.run(target, "uninstall", paths, _options(target, each), dry_run=dry_run))
+    chosen = [scope] if scope else list(targets.scopes(target))
+    if not dry_run and not yes and sys.stdin.isatty():
+        plans = [targets.plan(target, "uninstall", paths, _options(target, each)) for each in chosen]
+        for planned in plans:
+            for change in planned.files:
+                click.echo(change.diff(), nl=False)
+        if any(p.changed for p in plans) and not click.confirm("Write these changes?", default=True):
+            raise UsageProblem("nothing written")
+    outcomes = [
+        targets.run(target, "uninstall", paths, _options(target, each), dry_run=dry_run) for each in chosen
+    ]
     if as_json:
         click.echo(json.dumps([o.to_json() for o in outcomes], indent=2))
         return
     for outcome in outcomes:
-        _render(outcome, False, dry_run)
+        _render(outcome, False, dry_run, label=f"{outcome.plan.scope} scope")
+    changed = [o.plan.scope for o in outcomes if o.plan.changed]
+    if changed:
+        verb = "would remove" if dry_run else "removed"
+        click.echo(
+            f"codegraph uninstall {target}: {verb} from the {', '.join(changed)} scope{'s' if len(changed) > 1 else ''}"
+        )
+    else:
+        click.echo(f"codegraph uninstall {target}: nothing to remove in any scope")
 
 
 @click.command()
@@ -134,6 +179,7 @@ def uninstall(target, scope, dry_run, path, as_json):
 @_json
 def doctor(target, no_connect, timeout, path, as_json):
     """Check agent configs, a real MCP handshake, hooks, index freshness and folder trust."""
+    from codegraph_installer.doctor import agents_present, index_report
     from codegraph_installer.doctor import doctor as run_doctor
 
     paths = _paths(path)
@@ -142,22 +188,34 @@ def doctor(target, no_connect, timeout, path, as_json):
     if not target:  # without a target, report only the agents codegraph is installed for
         installed = [r for r in reports if any(c.name.startswith("config") and c.ok for c in r.checks)]
         if not installed:
+            # Nothing to diagnose for agents (exit 1), but the index still gets its check (issue 9).
+            index = index_report(paths)
             if as_json:  # --json always prints JSON: every agent's report, each saying "not installed"
-                click.echo(json.dumps([r.to_json() for r in reports], indent=2))
+                click.echo(json.dumps([r.to_json() for r in [*reports, index]], indent=2))
             else:
-                click.echo("codegraph is not installed for any agent here; run `codegraph install <agent>`.")
+                present = agents_present(paths)
+                if present:
+                    hint = f"run `codegraph install {present[0]}` (agents found in your home: {', '.join(present)})"
+                else:
+                    hint = f"run `codegraph install <agent>` ({', '.join(TARGET_NAMES)})"
+                click.echo(f"codegraph is not installed for any agent here; {hint}")
+                _print_reports([index])
             sys.exit(1)
         reports = installed
     if as_json:
         click.echo(json.dumps([r.to_json() for r in reports], indent=2))
     else:
-        marks = {True: "ok", False: "FAIL", None: "--"}
-        for report in reports:
-            click.echo(f"{report.target}:")
-            for check in report.checks:
-                click.echo(f"  {marks[check.ok]:>4}  {check.name}: {check.detail}")
+        _print_reports(reports)
     if not all(r.ok for r in reports):
         sys.exit(1)
+
+
+def _print_reports(reports) -> None:
+    marks = {True: "ok", False: "FAIL", None: "--"}
+    for report in reports:
+        click.echo(f"{report.target}:")
+        for check in report.checks:
+            click.echo(f"  {marks[check.ok]:>4}  {check.name}: {check.detail}")
 
 
 COMMANDS = [install, uninstall, doctor]

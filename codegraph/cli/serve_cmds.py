@@ -49,38 +49,66 @@ def daemon_start(path: str | None, path_opt: str | None, as_json: bool) -> None:
     _print([info], as_json)
 
 
-@daemon.command("list")
-@click.argument("path", required=False)
-@click.option("--path", "path_opt", default=None, help="Only the daemon of this project.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def daemon_list(path: str | None, path_opt: str | None, as_json: bool) -> None:
-    """Show running daemons: pid, version, root, uptime."""
+def _here(path: str | None, option: str | None) -> Path:
     from codegraph.mcp import service
 
-    where = path_opt or path
-    _print(service.running(Path(where).resolve() if where else None), as_json)
+    return service.project_root(Path(option or path or ".").resolve())
+
+
+def _others_hint(mine: list[dict], verb: str) -> None:
+    from codegraph.mcp import service
+
+    others = [r for r in service.running() if r["pid"] not in {m["pid"] for m in mine}]
+    if others:
+        click.echo(f"{len(others)} more for other projects: `codegraph daemon {verb} --all`")
+
+
+@daemon.command("list")
+@click.argument("path", required=False)
+@click.option("--path", "path_opt", default=None, help="Project directory (default: the working directory).")
+@click.option("--all", "list_all", is_flag=True, help="Every project's daemon.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def daemon_list(path: str | None, path_opt: str | None, list_all: bool, as_json: bool) -> None:
+    """Show the current project's daemon (--all: every project's): pid, version, root, uptime."""
+    from codegraph.mcp import service
+
+    if list_all:
+        _print(service.running(), as_json)
+        return
+    root = _here(path, path_opt)
+    rows = service.running(root)
+    _print(rows, as_json, empty=f"no codegraph daemon for {root}")
+    if not as_json:
+        _others_hint(rows, "list")
 
 
 @daemon.command("stop")
 @click.argument("path", required=False)
-@click.option("--path", "path_opt", default=None, help="Only the daemon of this project.")
-@click.option("--all", "stop_all", is_flag=True, help="Stop every daemon (the default without a path).")
+@click.option("--path", "path_opt", default=None, help="Project directory (default: the working directory).")
+@click.option("--all", "stop_all", is_flag=True, help="Stop every project's daemon.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def daemon_stop(path: str | None, path_opt: str | None, stop_all: bool, as_json: bool) -> None:
-    """Stop daemons (one project's, or all)."""
+    """Stop the current project's daemon (--all: every project's)."""
     from codegraph.mcp import service
 
-    where = None if stop_all else (path_opt or path)
-    stopped = service.stop(Path(where).resolve() if where else None)
-    _print(stopped, as_json, verb="stopped")
+    if stop_all:
+        _print(service.stop(), as_json, verb="stopped", empty="no codegraph daemon to stop")
+        return
+    root = _here(path, path_opt)
+    stopped = service.stop(root)
+    _print(stopped, as_json, verb="stopped", empty=f"no codegraph daemon for {root} to stop")
+    if not as_json:
+        _others_hint([], "stop")
 
 
-def _print(rows: list[dict], as_json: bool, verb: str = "") -> None:
+def _print(
+    rows: list[dict], as_json: bool, verb: str = "", empty: str = "no codegraph daemon running"
+) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
     if not rows:
-        click.echo("no codegraph daemon running" if not verb else "no codegraph daemon to stop")
+        click.echo(empty)
         return
     for r in rows:
         uptime = r.get("uptime")

@@ -11,7 +11,7 @@ import zlib
 from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
 # Bumped whenever the encoded shape or the extractor's output changes: older cache rows are re-parsed.
-CACHE_VERSION = "3"
+CACHE_VERSION = "5"
 _NODE_FIELDS = Node.__slots__
 _REF_FIELDS = Ref.__slots__
 _IMPORT_FIELDS = ImportBinding.__slots__
@@ -29,14 +29,29 @@ def encode(fx: FileExtraction) -> bytes:
         fx.assigned_types,
         fx.exports,
         fx.returns,
+        fx.owners,
+        fx.package,
+        fx.locals,
     ]
     return zlib.compress(json.dumps(payload, separators=(",", ":")).encode(), 1)
 
 
 def decode(data: bytes) -> FileExtraction:
-    path, language, nodes, contains, refs, imports, errors, typed, exports, returns = json.loads(
-        zlib.decompress(data)
-    )
+    (
+        path,
+        language,
+        nodes,
+        contains,
+        refs,
+        imports,
+        errors,
+        typed,
+        exports,
+        returns,
+        owners,
+        package,
+        local_names,
+    ) = json.loads(zlib.decompress(data))
     return FileExtraction(
         path=path,
         language=language,
@@ -48,4 +63,7 @@ def decode(data: bytes) -> FileExtraction:
         assigned_types=[tuple(t) for t in typed],
         exports=[tuple(e) for e in exports],
         returns=[tuple(r) for r in returns],
+        owners=[tuple(o) for o in owners],
+        package=package,
+        locals=[tuple(x) for x in local_names],
     )

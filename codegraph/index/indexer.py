@@ -70,6 +70,7 @@ class IndexSummary:
 def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     """Worker: read, hash and extract one file. Returns (path, hash, data, skip reason, size, mtime)."""
     from codegraph.index.extract import extract
+    from codegraph.index.languages import module_for
 
     root, path, size, mtime_ns, language, grammar = job
     try:
@@ -77,7 +78,7 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     except OSError as exc:
         return path, "", None, f"unreadable ({exc.strerror or exc})", size, mtime_ns
     text = source_utf8(data, language)
-    reason = content_skip_reason(path, text)
+    reason = content_skip_reason(path, text) or module_for(language).accepts(path, text)
     if reason:
         return path, "", None, reason, size, mtime_ns
     digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
@@ -326,6 +327,8 @@ def _update(
     """Parse what changed, re-resolve everything, write it all in one transaction."""
     stats = all_stats if memo else None
     parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
+    # workers finish in any order: sort, so the same tree always gives the same rows in the same order
+    parsed.sort(key=lambda p: p.path)
     skipped = {**found_skipped, **skipped}
     extractions = [p.extraction for p in parsed]
     need = set(reuse_set)
@@ -346,6 +349,7 @@ def _update(
             _MEMO[p.path] = (p.size, p.mtime_ns, p.extraction)
         for path in set(_MEMO) - set(stats):
             del _MEMO[path]
+    extractions.sort(key=lambda fx: fx.path)
     resolution = resolve(extractions)
     removed_all = removed + [p for p in skipped if p in previous]
     head = _git_head(root)

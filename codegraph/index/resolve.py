@@ -18,30 +18,32 @@ from dataclasses import dataclass, field
 
 from codegraph.model import Edge, FileExtraction, Node, Ref
 
-PY_BUILTINS = frozenset(
-    """
-abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex
-delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help
-hex id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord
-pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type
-vars zip __import__ Exception BaseException ValueError TypeError KeyError IndexError AttributeError
-RuntimeError NotImplementedError StopIteration OSError IOError ImportError LookupError AssertionError
-""".split()
+TYPE_TARGETS = frozenset(
+    {
+        "class",
+        "struct",
+        "interface",
+        "trait",
+        "protocol",
+        "type_alias",
+        "enum",
+        "union",
+        "namespace",
+        "module",
+    }
 )
-JS_BUILTINS = frozenset(
-    """
-Array Boolean Date Error EvalError Function JSON Map Math Number Object Promise Proxy RangeError ReferenceError
-Reflect RegExp Set String Symbol SyntaxError TypeError URIError WeakMap WeakSet BigInt parseInt parseFloat
-isNaN isFinite setTimeout setInterval clearTimeout clearInterval queueMicrotask structuredClone fetch
-console require encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape eval alert
-Buffer process globalThis window document
-""".split()
-)
-TS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
-TYPE_TARGETS = frozenset({"class", "interface", "type_alias", "enum", "namespace"})
+CONSTRUCTIBLE = frozenset({"class", "struct"})
+BARE_CALL_TARGETS = frozenset({"function"}) | CONSTRUCTIBLE
+# Kinds a receiver like ``self``/``this`` can mean: the innermost enclosing type.
+ENCLOSING_TYPES = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
 MAX_HOPS = 8
-# Folders that hold importable packages without being one (src-layout and its cousins).
-SOURCE_ROOTS = frozenset({"src", "lib", "python", "python-package"})
+# What a member written outside its owner can belong to: a type, or a JS constructor function
+# (``Foo.prototype.bar = function``).
+OWNER_KINDS = ENCLOSING_TYPES | {"function"}
+VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
+PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
+PACKAGE = "\0pkg:"  # prefix of a module handle that stands for several files (a Go package…)
+MAX_PACKAGE_IMPORT_EDGES = 64
 
 
 @dataclass
@@ -53,28 +55,38 @@ class Resolution:
 
 
 class _Project:
-    """Lookup tables over every file's extraction."""
+    """Lookup tables over every file's extraction. Language rules come from the language modules."""
 
     def __init__(self, files: list[FileExtraction]):
+        from codegraph.index.languages import module_for
+
         self.files = {f.path: f for f in files}
+        self.lang = {}  # path -> LanguageModule
         self.nodes: dict[str, Node] = {}
         self.parent: dict[str, str] = {}
         self.children: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
         self.top: dict[str, dict[str, list[Node]]] = {}
         self.global_by_name: dict[str, list[Node]] = defaultdict(list)
-        self.py_modules: dict[str, str] = {}
         self.bindings: dict[str, dict[str, object]] = {}
         self.star: dict[str, list] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self.locals: dict[str, set[str]] = defaultdict(set)
         self.bases: dict[str, list[str]] = defaultdict(list)
-        self._suffixes: dict[str, list[str]] | None = None
+        self.lang_state: dict[str, object] = {}
+        self.packages: dict[str, list[str]] = {}
+        self._dirs: dict[str, list[str]] | None = None
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._scope_cache: dict[str, list[Node]] = {}
+        self._visible_cache: dict[str, dict[str, list[Node]]] = {}
         self.returns: dict[str, list[str]] = defaultdict(list)
         self._returns_memo: dict[str, Node | None] = {}
-        src_aliases: dict[str, str] = {}
+        self._value_memo: dict[str, Node | None] = {}
+        by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
+            lang = module_for(f.language)
+            self.lang[f.path] = lang
+            by_language[lang.label].append(f)
             file_id = f"file:{f.path}"
             top: dict[str, list[Node]] = defaultdict(list)
             for n in f.nodes:
@@ -87,7 +99,7 @@ class _Project:
                 self.children[parent][node.name].append(node)
                 if parent == file_id:
                     top[node.name].append(node)
-                    if node.kind in ("function", "class", "interface", "type_alias", "enum", "namespace"):
+                    if node.kind in TYPE_TARGETS or node.kind == "function":
                         self.global_by_name[node.name].append(node)
             self.top[f.path] = top
             binds: dict[str, object] = {}
@@ -104,75 +116,60 @@ class _Project:
                 self.types[scope][var].add(type_name)
             for fn_id, expr in f.returns:
                 self.returns[fn_id].append(expr)
-            if f.language == "python":
-                mod = f.path[:-3] if f.path.endswith(".py") else f.path[:-4]
-                if mod.endswith("/__init__"):
-                    mod = mod[: -len("/__init__")]
-                self.py_modules[mod.replace("/", ".")] = f.path
-                head, _, rest = mod.partition("/")
-                if head in SOURCE_ROOTS and rest:
-                    # src-layout: src/flask/__init__.py is imported as `flask`
-                    src_aliases.setdefault(rest.replace("/", "."), f.path)
+            for fn_id, name in f.locals:
+                self.locals[fn_id].add(name)
+        for label in sorted(by_language):
+            module_for(label).prepare(self, by_language[label])
 
-        for alias, path in src_aliases.items():
-            self.py_modules.setdefault(alias, path)
+    # ------------------------------------------------------------ files and modules
+    def files_in_dir(self, directory: str) -> list[str]:
+        """Indexed files directly in ``directory`` (POSIX, relative; ``""`` is the root), sorted."""
+        if self._dirs is None:
+            self._dirs = defaultdict(list)
+            for path in sorted(self.files):
+                self._dirs[posixpath.dirname(path)].append(path)
+        return self._dirs.get(directory, [])
 
-    # ------------------------------------------------------------ modules
-    def python_module(self, from_path: str, spec: str) -> str | None:
-        """File path of a Python module spec (``..a.b``, ``pkg.mod``) seen from ``from_path``."""
-        if spec.startswith("."):
-            dots = len(spec) - len(spec.lstrip("."))
-            base = posixpath.dirname(from_path)
-            for _ in range(dots - 1):
-                base = posixpath.dirname(base)
-            rest = spec[dots:]
-            full = ".".join(p for p in (base.replace("/", "."), rest) if p)
-            return self.py_modules.get(full)
-        hit = self.py_modules.get(spec)
-        if hit is not None or "." not in spec:
-            return hit
-        # src-layout and similar: a unique module whose dotted path ends with the spec
-        if self._suffixes is None:
-            self._suffixes = defaultdict(list)
-            for module, path in self.py_modules.items():
-                parts = module.split(".")
-                for i in range(1, len(parts) - 1):
-                    bucket = self._suffixes[".".join(parts[i:])]
-                    if path not in bucket:
-                        bucket.append(path)
-        matches = self._suffixes.get(spec, ())
-        return matches[0] if len(matches) == 1 else None
-
-    def es_module(self, from_path: str, spec: str) -> str | None:
-        if not spec.startswith("."):
+    def package_handle(self, paths: list[str]) -> str | None:
+        """A module handle for a module made of several files (one file: its path)."""
+        paths = sorted(set(paths))
+        if not paths:
             return None
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec))
-        stem = base
-        for ext in (".js", ".jsx", ".mjs", ".cjs"):
-            if base.endswith(ext):
-                stem = base[: -len(ext)]
-        candidates = [base] + [stem + e for e in TS_EXTS] + [f"{base}/index{e}" for e in TS_EXTS]
-        for c in candidates:
-            if c in self.files:
-                return c
-        return None
+        if len(paths) == 1:
+            return paths[0]
+        handle = PACKAGE + "\n".join(paths)
+        self.packages.setdefault(handle, paths)
+        return handle
 
     def module_file(self, from_path: str, spec: str) -> str | None:
+        """The module handle (a file path, or a package handle) an import spec names from a file."""
         key = (from_path, spec)
         if key not in self._module_cache:
-            self._module_cache[key] = (
-                self.python_module(from_path, spec)
-                if self.files[from_path].language == "python"
-                else self.es_module(from_path, spec)
-            )
+            hit = self.lang[from_path].resolve_module(self, from_path, spec)
+            self._module_cache[key] = self.package_handle(hit) if isinstance(hit, list) else hit
         return self._module_cache[key]
+
+    def module_paths(self, handle: str) -> list[str]:
+        """The files a module handle stands for."""
+        return self.packages.get(handle) or [handle]
+
+    def _as_handle(self, hit) -> str | None:
+        return self.package_handle(hit) if isinstance(hit, list) else hit
 
     # ------------------------------------------------------------ names
     def export_of(self, path: str, name: str, depth: int = 0) -> Node | str | None:
-        """What ``name`` means when imported from file ``path``: a node, a file path (a submodule or a
-        namespace), or None. Follows re-exports and star imports up to MAX_HOPS."""
+        """What ``name`` means when imported from module ``path`` (a file, or a package handle): a
+        node, a module handle (a submodule or a namespace), or None. Follows re-exports and star
+        imports up to MAX_HOPS. In a package, the name must mean one thing across its files."""
         if depth > MAX_HOPS:
             return None
+        if path in self.packages:
+            found = {}
+            for member in self.packages[path]:
+                target = self.export_of(member, name, depth + 1)
+                if target is not None:
+                    found[target.id if isinstance(target, Node) else target] = target
+            return next(iter(found.values())) if len(found) == 1 else None
         local = self.exports[path].get(name)
         if local is not None and local != name:
             return (
@@ -188,10 +185,9 @@ class _Project:
             target = self.binding_target(path, binding, depth + 1)
             if target is not None:
                 return target
-        if self.files[path].language == "python" and path.endswith("__init__.py"):
-            sub = self.python_module(path, "." + name)
-            if sub is not None:
-                return sub
+        sub = self._as_handle(self.lang[path].package_member(self, path, name))
+        if sub is not None:
+            return sub
         for star in self.star[path]:
             mod = self.module_file(path, star.module)
             if mod is not None and mod != path:
@@ -201,27 +197,45 @@ class _Project:
         return None
 
     def binding_target(self, path: str, binding, depth: int = 0) -> Node | str | None:
+        """What an import binding of file ``path`` names: a node, a module handle, or None."""
         mod = self.module_file(path, binding.module)
         if binding.imported in ("*", ""):
-            if mod is None and self.files[path].language == "python" and binding.module.startswith("."):
-                return None
             return mod
         if mod is None:
-            # ``from . import views`` where views is a module beside this file
-            if self.files[path].language == "python":
-                return self.python_module(
-                    path,
-                    binding.module.rstrip(".") + "." + binding.imported
-                    if not binding.module.endswith(".")
-                    else binding.module + binding.imported,
-                )
-            return None
+            # e.g. Python ``from . import views`` where views is a module beside this file
+            return self._as_handle(self.lang[path].import_fallback(self, path, binding))
         if binding.imported == "default":
-            default = self.exports[mod].get("default")
+            default = self.exports.get(mod, {}).get("default")
             if default is None:
                 return None
             return self.export_of(mod, default, depth + 1)
         return self.export_of(mod, binding.imported, depth + 1)
+
+    def attach_owners(self) -> None:
+        """Move each definition written outside its type (``FileExtraction.owners``) into that type
+        when the owner name resolves from the definition's file; otherwise it stays where it is."""
+        for path, f in self.files.items():
+            file_id = f"file:{path}"
+            for nid, owner in f.owners:
+                target = self.resolve_dotted(path, file_id, owner)
+                if not isinstance(target, Node) or target.kind not in OWNER_KINDS:
+                    continue
+                node = self.nodes[nid]
+                old = self.parent.get(nid)
+                if old == file_id:
+                    same = self.top[path].get(node.name, [])
+                    if node in same:
+                        same.remove(node)
+                        if not same:
+                            del self.top[path][node.name]
+                if old is not None:
+                    siblings = self.children[old].get(node.name, [])
+                    if node in siblings:
+                        siblings.remove(node)
+                self.parent[nid] = target.id
+                self.children[target.id][node.name].append(node)
+        self._scope_cache.clear()
+        self._visible_cache.clear()
 
     def scopes(self, source_id: str) -> list[Node]:
         """Enclosing definitions of ``source_id`` from the innermost out (the node itself first)."""
@@ -236,10 +250,24 @@ class _Project:
         return chain
 
     def enclosing_class(self, source_id: str) -> Node | None:
+        """The innermost type around ``source_id`` (what ``self``/``this`` means there)."""
         for n in self.scopes(source_id):
-            if n.kind in ("class", "interface"):
+            if n.kind in ENCLOSING_TYPES:
                 return n
         return None
+
+    def visible(self, path: str) -> dict[str, list[Node]]:
+        """Top-level names of the files ``path`` sees without an import (its language says which:
+        the rest of a Go or Java package, a Swift module…), merged; its own file excluded."""
+        merged = self._visible_cache.get(path)
+        if merged is None:
+            merged = defaultdict(list)
+            for other in self.lang[path].visible_files(self, path):
+                if other != path and other in self.top:
+                    for name, nodes in self.top[other].items():
+                        merged[name].extend(nodes)
+            self._visible_cache[path] = merged
+        return merged
 
     def lookup_bare(
         self,
@@ -251,11 +279,23 @@ class _Project:
         wanted: frozenset[str] | None = None,
     ) -> tuple[Node | str | None, str]:
         """Resolve a bare identifier seen in ``path`` inside ``source_id``. Returns (target, how)."""
+        lang = self.lang[path]
         for scope in self.scopes(source_id):
             if scope.kind in ("function", "method"):
                 hits = self.children.get(scope.id, {}).get(name)
                 if hits:
                     return hits[-1], "local"
+                if name in self.locals.get(scope.id, ()):
+                    return None, ""  # a parameter or local variable shadows every definition
+            elif lang.implicit_members and scope.kind in ENCLOSING_TYPES:
+                # Java, C#, C++, Dart…: a bare name inside a type means its member (or a base's) first
+                hit = self.member(scope.id, name)
+                if hit is not None and hit.name == scope.name:
+                    hit = None  # a constructor named after its type: the name means the type
+                if hit is not None and (
+                    wanted is None or hit.kind in wanted or (hit.kind == "method" and "function" in wanted)
+                ):
+                    return hit, "member"
         binding = self.bindings[path].get(name)
         if binding is not None:
             return self.binding_target(path, binding), "import"
@@ -268,15 +308,19 @@ class _Project:
                 target = self.export_of(mod, name)
                 if target is not None:
                     return target, "import"
-        language = self.files[path].language
-        builtins = PY_BUILTINS if language == "python" else JS_BUILTINS
-        if not allow_unique or name in builtins:
+        hits = self.visible(path).get(name)
+        if hits:
+            distinct = {n.id: n for n in hits if wanted is None or n.kind in wanted}
+            if len(distinct) == 1:
+                return next(iter(distinct.values())), "package"
             return None, ""
-        same_family = language == "python"
+        if not allow_unique or not lang.unique_fallback or name in lang.builtins:
+            return None, ""
+        family = lang.family
         candidates = [
             n
             for n in self.global_by_name.get(name, ())
-            if (n.language == "python") == same_family and (wanted is None or n.kind in wanted)
+            if self.lang[n.file_path].family == family and (wanted is None or n.kind in wanted)
         ]
         if len(candidates) == 1:
             return candidates[0], "exact-match"
@@ -300,7 +344,7 @@ class _Project:
     def type_of(self, path: str, source_id: str, var: str) -> Node | None:
         """The class a variable holds, when the scope states exactly one type for it."""
         scope_ids = [n.id for n in self.scopes(source_id)] + [f"file:{path}"]
-        if var.startswith(("self.", "this.")):
+        if "." in var and var.split(".", 1)[0] in self.lang[path].self_names:
             cls = self.enclosing_class(source_id)
             scope_ids = [cls.id] if cls is not None else []
         for sid in scope_ids:
@@ -310,15 +354,46 @@ class _Project:
             if len(names) != 1:
                 return None
             return self.class_of(path, source_id, next(iter(names)))
+        lang = self.lang[path]
+        is_self = "." in var and var.split(".", 1)[0] in lang.self_names
+        if is_self or (lang.implicit_members and "." not in var):
+            cls = self.enclosing_class(source_id)
+            if cls is not None:
+                # a field a base class types (``self.repo = Repo()`` in an inherited ``__init__``)
+                inherited = self._inherited_type(cls, var)
+                if inherited is not None:
+                    return inherited
+                # a class attribute or ``@property`` of the class or a base (``self.objects``)
+                attr = var.split(".", 1)[1] if is_self else var
+                if "." not in attr:
+                    held = self.member(cls.id, attr)
+                    return self.value_type(held) if held is not None else None
+        return None
+
+    def _inherited_type(self, cls: Node, var: str) -> Node | None:
+        """The type the nearest base of ``cls`` states for ``var``, resolved in that base's file."""
+        seen = {cls.id}
+        queue = list(self.bases.get(cls.id, ()))
+        while queue and len(seen) < 32:
+            base_id = queue.pop(0)
+            if base_id in seen:
+                continue
+            seen.add(base_id)
+            names = self.types.get(base_id, {}).get(var)
+            if names:
+                base = self.nodes[base_id]
+                return self.class_of(base.file_path, base_id, next(iter(names))) if len(names) == 1 else None
+            queue.extend(self.bases.get(base_id, ()))
         return None
 
     def class_of(self, path: str, scope_id: str, expr: str) -> Node | None:
         """The class an expression names or produces: a type name (``Foo``, ``mod.Foo``), or a
         callee whose result it is (``Foo`` constructs a Foo; ``self._chain`` / ``make_query`` give
         what that function returns)."""
-        if expr in ("self.__class__", "cls", "this.constructor"):
+        lang = self.lang[path]
+        if expr in lang.self_type_exprs:
             return self.enclosing_class(scope_id)
-        if expr.startswith(("self.", "this.")) and expr.count(".") == 1:
+        if expr.count(".") == 1 and expr.split(".", 1)[0] in lang.self_names:
             cls = self.enclosing_class(scope_id)
             method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
             return self.return_class(method) if method is not None else None
@@ -340,7 +415,7 @@ class _Project:
         path = fn.file_path
         found: Node | None = None
         annotation = (fn.return_type or "").strip().strip("'\"").split("[")[0].split("<")[0].strip()
-        if annotation in ("Self", "this"):
+        if annotation in self.lang[path].self_type_annotations:
             found = self.enclosing_class(fn.id)
         elif annotation and annotation.replace(".", "").replace("_", "").isalnum():
             target = self.resolve_dotted(path, fn.id, annotation)
@@ -388,8 +463,45 @@ class _Project:
             elif current.kind in TYPE_TARGETS:
                 current = self.member(current.id, part)
             else:
-                return None
+                held = self.value_type(current)  # ``pre_save.connect``, ``Model.objects.filter``
+                current = self.member(held.id, part) if held is not None else None
         return current
+
+    def value_type(self, node: Node) -> Node | None:
+        """The class a variable, attribute or property holds, from where it is assigned (``pre_save =
+        Signal()``, ``objects = Manager()``, ``this.m = new M()`` in a constructor, ``repo: Repo``) or
+        what a ``@property`` returns; None when that is not stated exactly once."""
+        if node.id in self._value_memo:
+            return self._value_memo[node.id]
+        self._value_memo[node.id] = None  # recursion guard: ``x = x.copy()`` resolves to unknown
+        found = self._value_type(node)
+        self._value_memo[node.id] = found
+        return found
+
+    def _value_type(self, node: Node) -> Node | None:
+        if node.kind in ("function", "method"):
+            decorators = node.decorators or ()
+            if any(d.rsplit(".", 1)[-1] in PROPERTY_DECORATORS for d in decorators):
+                return self.return_class(node)
+            return None
+        if node.kind not in VALUE_KINDS:
+            return None
+        names = self.types.get(node.id, {}).get(node.name)
+        if not names:
+            owner = self.parent.get(node.id)
+            lang = self.lang[node.file_path]
+            for self_name in sorted(lang.self_names):
+                names = self.types.get(owner, {}).get(f"{self_name}.{node.name}") if owner else None
+                if names:
+                    break
+            else:
+                return None
+            scope = owner
+        else:
+            scope = node.id
+        if len(names) != 1:
+            return None
+        return self.class_of(node.file_path, scope, next(iter(names)))
 
 
 def _edge(source: str, target: Node, kind: str, ref: Ref, how: str, confidence: float) -> Edge:
@@ -407,16 +519,19 @@ def resolve(files: list[FileExtraction]) -> Resolution:
         references edges, and the references that resolved to nothing in the project.
     """
     project = _Project(files)
+    project.attach_owners()
     out = Resolution()
     edges = out.edges
     for f in files:
         for parent, child in f.contains:
-            edges.append(Edge(parent, child, "contains"))
+            edges.append(Edge(project.parent.get(child, parent), child, "contains"))
     # bases first: member lookups through inheritance need them
     for f in files:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
                 target = project.resolve_dotted(f.path, ref.source, ref.name)
+                if isinstance(target, Node):
+                    target = project.lang[target.file_path].canonical(project, target)
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
                     if ref.kind == "extends":
                         project.bases[ref.source].append(target.id)
@@ -428,20 +543,21 @@ def resolve(files: list[FileExtraction]) -> Resolution:
         file_id = f"file:{f.path}"
         for b in f.imports:
             mod = project.module_file(f.path, b.module)
-            if mod is not None and (file_id, f"file:{mod}", "imports") not in seen:
-                seen.add((file_id, f"file:{mod}", "imports"))
-                edges.append(
-                    Edge(
-                        file_id,
-                        f"file:{mod}",
-                        "imports",
-                        b.line,
-                        b.col,
-                        {"confidence": 0.9, "resolvedBy": "import", "refName": b.module},
+            target = project.binding_target(f.path, b) if b.local and b.imported not in ("*", "") else None
+            for dep in _imported_files(project, mod, b, target):
+                if (file_id, f"file:{dep}", "imports") not in seen:
+                    seen.add((file_id, f"file:{dep}", "imports"))
+                    edges.append(
+                        Edge(
+                            file_id,
+                            f"file:{dep}",
+                            "imports",
+                            b.line,
+                            b.col,
+                            {"confidence": 0.9, "resolvedBy": "import", "refName": b.module},
+                        )
                     )
-                )
-            if b.imported not in ("*", "", "default") or b.imported == "default":
-                target = project.binding_target(f.path, b) if b.local else None
+            if b.imported not in ("*", ""):
                 if isinstance(target, Node) and (file_id, target.id, "imports") not in seen:
                     seen.add((file_id, target.id, "imports"))
                     edges.append(
@@ -461,6 +577,7 @@ def resolve(files: list[FileExtraction]) -> Resolution:
             if target is None:
                 out.unresolved.append((ref, f.path, f.language))
                 continue
+            target = project.lang[target.file_path].canonical(project, target)
             if ref.kind == "references":
                 kind = "references"
             elif target.kind in TYPE_TARGETS:
@@ -481,15 +598,14 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)
         return (target, how) if isinstance(target, Node) and target.kind in TYPE_TARGETS else (None, "")
     if ref.receiver is None:
-        target, how = project.lookup_bare(
-            path, ref.source, name, allow_unique=True, wanted=frozenset({"function", "class"})
-        )
-        if isinstance(target, Node) and target.kind in ("function", "method", "class"):
+        target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=BARE_CALL_TARGETS)
+        if isinstance(target, Node) and (target.kind in BARE_CALL_TARGETS or target.kind == "method"):
             return target, how
         return None, ""
     recv = ref.receiver
     method = name.rsplit(".", 1)[-1]
-    if recv in ("self", "this", "cls"):
+    lang = project.lang[path]
+    if recv in lang.self_names:
         cls = project.enclosing_class(ref.source)
         if cls is None:
             return None, ""
@@ -499,7 +615,7 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
             if target is not None and target.kind in ("method", "function", "property") and _callable(target)
             else (None, "")
         )
-    if recv in ("super()", "super"):
+    if recv in lang.super_names:
         cls = project.enclosing_class(ref.source)
         if cls is None:
             return None, ""
@@ -511,14 +627,14 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
     if recv.startswith("<"):
         return None, ""
     head = recv.split(".", 1)[0]
-    if head in ("self", "this"):
+    if head in lang.self_names:
         typed = project.type_of(path, ref.source, recv)
     else:
         typed = project.type_of(path, ref.source, recv) if "." not in recv else None
     if typed is not None:
         target = project.member(typed.id, method)
         return (target, "type-inference") if target is not None and _callable(target) else (None, "")
-    if head in ("self", "this"):
+    if head in lang.self_names:
         return None, ""
     target = project.resolve_dotted(path, ref.source, name)
     if isinstance(target, Node) and _callable(target):
@@ -526,7 +642,20 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
     return None, ""
 
 
+def _imported_files(project: _Project, mod: str | None, binding, target) -> list[str]:
+    """The files an import statement makes its file depend on: the module's file; for a package
+    (several files), all of them for a whole-package import, else the file defining the name."""
+    if mod is None:
+        return []
+    paths = project.module_paths(mod)
+    if len(paths) == 1:
+        return paths
+    if binding.imported in ("*", ""):
+        return paths[:MAX_PACKAGE_IMPORT_EDGES]
+    return [target.file_path] if isinstance(target, Node) else []
+
+
 def _callable(node: Node) -> bool:
-    return node.kind in ("function", "method", "class") or (
+    return node.kind in ("function", "method", "class", "struct") or (
         node.kind == "property" and node.signature is not None
     )

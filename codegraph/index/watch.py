@@ -4,6 +4,8 @@
   trees (node_modules, .git, …) are never watched (no self-triggering). Each directory gets its own
   non-recursive watch, so ignored trees cost no inotify watches; new directories are added as they
   appear. Watches are bounded: past the bound a warning is logged and the rest is not watched.
+- The OS is asked only for creates, writes, deletes and moves (watchdog's ``event_filter``): reading the
+  tree (grep, find, git status, an agent's Read) costs the daemon nothing.
 - A burst of events becomes one sync after ``debounce`` seconds of quiet (default 2 s,
   ``CODEGRAPH_WATCH_DEBOUNCE_MS``, 100 ms–60 s); events during a sync cause one more.
 - ``catch_up()`` reconciles with disk when the daemon opens an index; callers may wait for it
@@ -76,6 +78,27 @@ def relevant(root: Path, path: str) -> bool:
     if parts[0] == DIR_NAME or any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
         return False
     return language_for(rel) is not None
+
+
+def _graph_events() -> list:
+    """The event classes that can change the graph, for ``Observer.schedule(event_filter=…)``.
+
+    watchdog turns the list into the inotify mask, so opens, reads and closes without a write are never
+    delivered to this process (watchdog ≥ 5). With the default mask a ``grep -r`` over Django woke the
+    daemon ~10^4 times and cost it as much CPU as the grep itself (issue 9, FACTS.md).
+    """
+    from watchdog import events as ev
+
+    return [
+        ev.FileCreatedEvent,
+        ev.FileModifiedEvent,
+        ev.FileClosedEvent,  # close after a write
+        ev.FileDeletedEvent,
+        ev.FileMovedEvent,
+        ev.DirCreatedEvent,
+        ev.DirDeletedEvent,
+        ev.DirMovedEvent,
+    ]
 
 
 class Watcher:
@@ -174,7 +197,7 @@ class Watcher:
                 dirs[:] = []
                 return
             try:
-                self._observer.schedule(handler, directory, recursive=False)
+                self._observer.schedule(handler, directory, recursive=False, event_filter=_graph_events())
             except OSError as exc:  # e.g. inotify's max_user_watches
                 log.warning("cannot watch %s (%s): partial watching from here on", directory, exc)
                 self.partial = True
@@ -199,8 +222,6 @@ class Watcher:
                         self._add_tree(target)
                     self._mark()  # files may have landed before the watch did
             return
-        if event.event_type in ("opened", "closed_no_write"):
-            return
         if any(p and relevant(self.root, p) for p in paths):
             self._mark()
 
@@ -213,6 +234,11 @@ class Watcher:
         from codegraph.index.background import index_lock
         from codegraph.index.indexer import index_project
 
+        if not self.paths.db.is_file():
+            # The index was removed (`rm -rf .codegraph`): the daemon stops; rebuilding is the user's
+            # or the next session's call, not a side effect of an edit (issue 9).
+            log.info("no index at %s: not syncing", self.paths.db)
+            return None
         with index_lock(self.paths, wait_seconds=300):
             return index_project(self.paths, memo=True)
 

@@ -3,7 +3,8 @@ any number of handshake proxies over a Unix socket, keeping the index, parsers a
 
 Lifecycle (issue 4): the pid file, held with an exclusive ``flock``, is the lock (a stale one, left by
 a dead daemon, is taken over); it exits on SIGTERM/SIGINT, after ``CODEGRAPH_DAEMON_IDLE`` seconds
-with no client (default 300), and when its project's ``.codegraph/`` disappears. It logs to
+with no client (default 300), and when its project's ``.codegraph/`` disappears or its pid file is no
+longer the one it locked (the folder was deleted and recreated). It logs to
 ``.codegraph/daemon.log``. While it serves, it watches the tree and syncs the index after each burst of
 edits (:mod:`codegraph.index.watch`; ``CODEGRAPH_NO_WATCH=1`` turns that off).
 
@@ -24,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from codegraph import __version__
-from codegraph.mcp import wire
+from codegraph.mcp import protocol, wire
 from codegraph.paths import ProjectPaths
 
 log = logging.getLogger("codegraph.daemon")
@@ -48,6 +49,15 @@ def read_pid(paths: ProjectPaths) -> int | None:
         return int(paths.daemon_pid.read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of ``path``, or None when it is gone."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _acquire_lock(paths: ProjectPaths) -> int | None:
@@ -106,6 +116,8 @@ class Daemon:
         self._pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="codegraph-call")
         self._listener: socket.socket | None = None
         self._lock_fd: int | None = None
+        self._lock_id: tuple[int, int] | None = None  # (device, inode) of the pid file this daemon locked
+        self._socket_id: tuple[int, int] | None = None  # and of the socket it bound
         self._watch = watch
         self.watcher = None  # codegraph.index.watch.Watcher while the tree is watched
         self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
@@ -137,6 +149,8 @@ class Daemon:
         if self._lock_fd is None:
             log.info("another daemon serves %s; exiting", self.paths.root)
             return 1
+        lock = os.fstat(self._lock_fd)
+        self._lock_id = (lock.st_dev, lock.st_ino)
         try:
             self._listen()
             self._register()
@@ -175,6 +189,7 @@ class Daemon:
             listener.listen(64)
             listener.settimeout(_TICK)
             self._listener, self.socket_path = listener, path
+            self._socket_id = _file_id(path)
             return
 
     def _register(self) -> None:
@@ -217,6 +232,10 @@ class Daemon:
             return "stop requested"
         if not self.paths.dir.is_dir():
             return f"project directory {self.paths.dir} is gone"
+        if _file_id(self.paths.daemon_pid) != self._lock_id:
+            # `rm -rf .codegraph && codegraph init` brings the folder back within one tick: without its
+            # lock and socket this daemon is unreachable, and the next session would start a second one.
+            return f"its lock file {self.paths.daemon_pid} was removed (the index folder was deleted)"
         with self._lock:
             if self._clients == 0 and self.idle > 0 and time.monotonic() - self._last_client_left > self.idle:
                 return f"idle for {self.idle:g} s"
@@ -248,11 +267,16 @@ class Daemon:
             stopper = threading.Thread(target=self.watcher.stop, daemon=True)
             stopper.start()
             stopper.join(2)
-        for path in (self.socket_path, self.registry_file):
+        # Only the socket this daemon bound: after `rm -rf .codegraph` a newer daemon may own the name.
+        if self._socket_id is not None and _file_id(self.socket_path) == self._socket_id:
             try:
-                path.unlink()
+                self.socket_path.unlink()
             except OSError:
                 pass
+        try:
+            self.registry_file.unlink()
+        except OSError:
+            pass
         if read_pid(self.paths) == os.getpid():
             try:
                 self.paths.daemon_pid.unlink()  # while still holding the lock
@@ -277,7 +301,7 @@ class Daemon:
                     pass  # the proxy went away; it re-answers in-process if it is still alive
 
         try:
-            line = reader.readline()
+            line = protocol.read_line(reader)  # LineTooLong is a ValueError: refused below
             theirs = json.loads(line) if line.strip() else {}
             reply(wire.hello(pid=os.getpid(), root=str(self.paths.root), started=self.started))
             if not isinstance(theirs, dict) or not wire.compatible(theirs):
@@ -292,7 +316,14 @@ class Daemon:
         with self._lock:
             self._clients += 1
         try:
-            for line in reader:
+            while True:
+                try:
+                    line = protocol.read_line(reader)
+                except protocol.LineTooLong as exc:
+                    reply(protocol.error(None, protocol.INVALID_REQUEST, str(exc)))
+                    continue
+                if not line:
+                    break
                 try:
                     message = json.loads(line)
                 except ValueError:
@@ -310,8 +341,6 @@ class Daemon:
 
     def _call(self, message: dict, reply) -> None:
         """One tool call on a worker thread; always replies (a call never goes unanswered)."""
-        from codegraph.mcp import protocol
-
         try:
             handler = self.handler
         except Exception as exc:
@@ -322,8 +351,6 @@ class Daemon:
         reply(wire.run_handler(handler, message, self.paths.root))
 
     def _dispatch(self, message: dict, reply) -> None:
-        from codegraph.mcp import protocol
-
         method, msg_id = message.get("method"), message.get("id")
         if method == "tools/call":
             self._pool.submit(self._call, message, reply)

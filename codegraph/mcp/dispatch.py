@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 from codegraph.errors import CodegraphError, PathOutsideRoot
@@ -18,24 +19,30 @@ from codegraph.mcp.tools import MAX_PATH, MAX_TEXT, TOOLS_BY_NAME, enabled_tool_
 log = logging.getLogger("codegraph.mcp")
 
 
-def _result(text: str, data: dict | None = None, *, error: bool = False) -> dict:
-    out: dict = {"content": [{"type": "text", "text": text}], "isError": error}
-    if data is not None:
-        out["structuredContent"] = data
-    return out
+def _result(text: str, *, error: bool = False) -> dict:
+    """A CallToolResult carrying the rendered text only.
+
+    No ``structuredContent``: the MCP spec ties it to a declared ``outputSchema`` (no tool declares
+    one), and Claude Code hands the model the compact JSON of ``structuredContent`` instead of the
+    text when both are present (measured, FACTS.md / issue 9: a 20k-character explore envelope
+    reached the model as 33 KB of ids, nulls and scores). ``--json`` on the CLI keeps the data form.
+    """
+    return {"content": [{"type": "text", "text": text}], "isError": error}
 
 
-def _int(args: dict, key: str, default: int | None, lo: int, hi: int) -> int | None:
-    value = args.get(key, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"'{key}' must be an integer")
-    try:
-        value = int(value)
-    except (ValueError, OverflowError):
-        raise ValueError(f"'{key}' must be an integer between {lo} and {hi}") from None
-    return max(lo, min(hi, value))
+def _integer(key: str, spec: dict, value: object) -> int:
+    """``value`` as an integer within the schema's ``minimum``/``maximum`` (a numeric string or an
+    integral float is accepted; clients differ). Raises ValueError naming the range (issue 9: ``depth``
+    1e9 and -5 were clamped silently while ``"deep"`` was refused)."""
+    lo, hi = spec["minimum"], spec["maximum"]
+    number: object = value
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,12}\s*", value):
+        number = int(value)
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    if isinstance(number, bool) or not isinstance(number, int) or not lo <= number <= hi:
+        raise ValueError(f"'{key}' must be an integer from {lo} to {hi}; got {value!r}.")
+    return number
 
 
 def _bool(args: dict, key: str) -> bool:
@@ -60,42 +67,40 @@ def _handlers():
                 r,
                 file_view.FileViewRequest(
                     file=a["file"],
-                    offset=_int(a, "offset", None, 1, 10**9),
-                    limit=_int(a, "limit", None, 1, 100000),
+                    offset=a.get("offset"),
+                    limit=a.get("limit"),
                     symbols_only=_bool(a, "symbolsOnly"),
                 ),
             )
         if not a.get("symbol"):
             raise ValueError("codegraph_node needs 'symbol', or 'file' for the file view")
-        return basic.node(r, a["symbol"], file=a.get("file"), line=_int(a, "line", None, 1, 10**9))
+        return basic.node(r, a["symbol"], file=a.get("file"), line=a.get("line"))
 
     return {
         "codegraph_explore": lambda r, a: explore.explore(
             r,
             a["query"],
-            max_chars=_int(a, "maxChars", None, 1000, 25000),
+            max_chars=a.get("maxChars"),
             extra_vocab=load_config(r.root).vocabulary,
         ),
         "codegraph_node": node,
         "codegraph_search": lambda r, a: basic.search(
-            r, a["query"], kind=a.get("kind"), limit=_int(a, "limit", 20, 1, 500)
+            r, a["query"], kind=a.get("kind"), limit=a.get("limit", 20)
         ),
         "codegraph_callers": lambda r, a: graph.callers(
-            r, a["symbol"], file=a.get("file"), limit=_int(a, "limit", 20, 1, 500)
+            r, a["symbol"], file=a.get("file"), limit=a.get("limit", 20)
         ),
         "codegraph_callees": lambda r, a: graph.callees(
-            r, a["symbol"], file=a.get("file"), limit=_int(a, "limit", 20, 1, 500)
+            r, a["symbol"], file=a.get("file"), limit=a.get("limit", 20)
         ),
         "codegraph_impact": lambda r, a: graph.impact(
-            r, a["symbol"], file=a.get("file"), depth=_int(a, "depth", 3, 1, 10)
+            r, a["symbol"], file=a.get("file"), depth=a.get("depth", 3)
         ),
-        "codegraph_trace": lambda r, a: graph.trace(
-            r, a["from"], a["to"], max_depth=_int(a, "maxDepth", 8, 1, 12)
-        ),
-        "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=_int(a, "limit", 200, 1, 500)),
+        "codegraph_trace": lambda r, a: graph.trace(r, a["from"], a["to"], max_depth=a.get("maxDepth", 8)),
+        "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=a.get("limit", 200)),
         "codegraph_status": lambda r, a: basic.status(r),
         "codegraph_context": lambda r, a: explore.context(
-            r, a["task"], limit=_int(a, "limit", 20, 1, 500), extra_vocab=load_config(r.root).vocabulary
+            r, a["task"], limit=a.get("limit", 20), extra_vocab=load_config(r.root).vocabulary
         ),
     }
 
@@ -112,7 +117,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         default_root: the server's project directory (None: the working directory).
 
     Returns:
-        ``{"content": [{"type": "text", "text": …}], "structuredContent": {…}, "isError": bool}``.
+        ``{"content": [{"type": "text", "text": …}], "isError": bool}``.
     """
     global _HANDLERS
     from codegraph.index.repair import read_repairing
@@ -140,6 +145,12 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         return _result(f"{name} needs: {', '.join(missing)}.", error=True)
     for key, spec in schema["properties"].items():
         value = arguments.get(key)
+        if value is not None and spec.get("type") == "integer":
+            try:
+                arguments[key] = _integer(key, spec, value)
+            except ValueError as exc:
+                return _result(str(exc), error=True)
+            continue
         bound = spec.get("maxLength", MAX_TEXT)  # every string is bounded, declared or not (issue 3)
         if isinstance(value, str) and len(value) > bound:
             return _result(f"'{key}' is {len(value)} characters; the limit is {bound}.", error=True)
@@ -152,32 +163,28 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
     if _HANDLERS is None:
         _HANDLERS = _handlers()
 
-    def answer(reader) -> tuple[str, dict]:
+    def answer(reader) -> str:
         note = before_answer(reader.root)
         result = _HANDLERS[name](reader, arguments)
-        data = to_data(result)
         text = render(result)
-        changed = changed_files(reader, cited_paths(data)) if name != "codegraph_status" else []
+        changed = [] if name == "codegraph_status" else changed_files(reader, cited_paths(to_data(result)))
         if changed:
             text = banner(changed) + "\n\n" + text
-            data = {**data, "staleFiles": changed}
         if note:
             text = note + "\n\n" + text
-            data = {**data, "autoSync": note}
-        return text, data
+        return text
 
     try:
-        (text, data), repaired = read_repairing(start, answer)
+        text, repaired = read_repairing(start, answer)
         if repaired:
             text = repaired + "\n\n" + text
-            data = {**data, "repaired": repaired}
-        return _result(text, data)
+        return _result(text)
     except PathOutsideRoot as exc:
         return _result(str(exc), error=True)
     except CodegraphError as exc:
         if exc.recoverable:
-            return _result(_recovery_text(exc, start), {"error": type(exc).__name__, "message": str(exc)})
-        return _result(str(exc), {"error": type(exc).__name__, "message": str(exc)}, error=True)
+            return _result(_recovery_text(exc, start))
+        return _result(str(exc), error=True)
     except ValueError as exc:
         return _result(str(exc), error=True)
     except Exception as exc:  # noqa: BLE001 - the agent gets an answer, the log gets the trace
@@ -189,6 +196,15 @@ def _recovery_text(exc: CodegraphError, start) -> str:
     from codegraph.errors import IndexMissing
 
     if isinstance(exc, IndexMissing):
+        from codegraph.paths import refused_root
+
+        if refused_root(Path(start).resolve()):
+            return (
+                f"No codegraph index: this session runs in {start}, the user's home directory (or above it), not in a "
+                "project, so there is no code graph to answer from. Read the files directly; for codegraph, "
+                "the user opens the agent in a project folder (or indexes this one with `codegraph init "
+                f"{start} --force`)."
+            )
         return (
             f"{exc} The project at {start} has no codegraph index yet, so this question can't be answered "
             "from the graph. Ask the user to run `codegraph init` there (it takes seconds for most repos); "

@@ -61,12 +61,37 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode() + b"\n"
 
 
-def text_result(text: str, *, is_error: bool, structured: dict | None = None) -> dict:
-    """A CallToolResult as a plain dict."""
-    out: dict = {"content": [{"type": "text", "text": text}], "isError": is_error}
-    if structured is not None:
-        out["structuredContent"] = structured
-    return out
+def text_result(text: str, *, is_error: bool) -> dict:
+    """A CallToolResult as a plain dict (text only: see ``dispatch._result`` on ``structuredContent``)."""
+    return {"content": [{"type": "text", "text": text}], "isError": is_error}
+
+
+MAX_LINE = 4 << 20  # bytes in one request line; a tools/call never needs more (strings are ≤ 10,000 chars)
+_DISCARD_CHUNK = 1 << 16
+
+
+class LineTooLong(ValueError):
+    """A line longer than :data:`MAX_LINE`; the rest of it has been read and dropped."""
+
+
+def read_line(stream, limit: int = MAX_LINE) -> bytes:
+    """Read one newline-terminated line from a binary stream, holding at most ``limit`` bytes of it.
+
+    Returns:
+        The line (b"" at end of input).
+
+    Raises:
+        LineTooLong: the line exceeds ``limit``; it was consumed in bounded chunks up to its newline,
+            so the next call reads the next line (issue 9: a 1 GB line was buffered whole).
+    """
+    line = stream.readline(limit + 1)
+    if len(line) <= limit or line.endswith(b"\n"):
+        return line
+    while True:
+        chunk = stream.readline(_DISCARD_CHUNK)
+        if not chunk or chunk.endswith(b"\n"):
+            break
+    raise LineTooLong(f"Invalid request: a line is limited to {limit >> 20} MiB")
 
 
 def _finite(text: str) -> float:

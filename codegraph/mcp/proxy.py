@@ -146,7 +146,12 @@ class Proxy:
         """Serve until stdin closes. Returns the exit code."""
         self._start_watchdog()
         while True:
-            line = self.inp.readline()
+            try:
+                line = protocol.read_line(self.inp)
+            except protocol.LineTooLong as exc:
+                self._got_bytes = True
+                self._write(protocol.error(None, protocol.INVALID_REQUEST, str(exc)))
+                continue
             if not line:
                 break
             self._got_bytes = True
@@ -164,17 +169,16 @@ class Proxy:
 
     def handle_line(self, line: bytes) -> str | None:
         """Answer or route one line. Returns its method (None when it has none)."""
+        if not line.strip():
+            return None
         try:
             message = protocol.parse(line)
         except ValueError:
             self._write(protocol.error(None, protocol.PARSE_ERROR, "Parse error: not JSON"))
             return None
-        if message is None:
-            return None
         if not isinstance(message, dict):
-            self._write(
-                protocol.error(None, protocol.INVALID_REQUEST, "Invalid request: batches are not supported")
-            )
+            why = "batches are not supported" if isinstance(message, list) else "expected a JSON-RPC object"
+            self._write(protocol.error(None, protocol.INVALID_REQUEST, f"Invalid request: {why}"))
             return None
         if "id" in message and not protocol.valid_id(message["id"]):
             self._write(

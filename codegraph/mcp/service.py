@@ -18,7 +18,8 @@ class DaemonStartFailed(CodegraphError):
     """The daemon did not answer within its start timeout (its log says why)."""
 
 
-def _project_root(path: Path) -> Path:
+def project_root(path: Path) -> Path:
+    """The root of the indexed project containing ``path`` (``path`` itself when none does)."""
     try:
         return find_root(path).root
     except IndexMissing:
@@ -37,7 +38,7 @@ def status(root: Path) -> dict | None:
 def running(root: Path | None = None) -> list[dict]:
     """Daemons that answer, from the registry (stale entries are removed). ``root``: only the daemon
     of the project containing it."""
-    wanted = _project_root(root) if root is not None else None
+    wanted = project_root(root) if root is not None else None
     found: dict[int, dict] = {}
     registry = wire.runtime_dir()
     for entry in sorted(registry.glob("*.json")) if registry.is_dir() else []:

@@ -10,6 +10,7 @@ import os
 
 MAX_TEXT = 10_000
 MAX_PATH = 4_096
+MAX_LINE_NUMBER = 1_000_000_000
 
 READ_ONLY = {
     "readOnlyHint": True,
@@ -85,9 +86,15 @@ TOOLS: list[dict] = [
             "line": {
                 "type": "integer",
                 "minimum": 1,
+                "maximum": MAX_LINE_NUMBER,
                 "description": "Narrow an ambiguous symbol to the definition that spans this line (1-based).",
             },
-            "offset": {"type": "integer", "minimum": 1, "description": "File mode: first line (1-based)."},
+            "offset": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_LINE_NUMBER,
+                "description": "File mode: first line (1-based).",
+            },
             "limit": {
                 "type": "integer",
                 "minimum": 1,

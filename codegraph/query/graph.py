@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from codegraph.index.languages import is_test_path
 from codegraph.model import Node
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -80,20 +81,6 @@ class ImpactResult:
     by_depth: dict[int, list[Node]]
     files: list[str]
     tests: list[str]
-
-
-def is_test_path(path: str) -> bool:
-    p = "/" + path.lower()
-    name = p.rsplit("/", 1)[-1]
-    return (
-        "/tests/" in p
-        or "/test/" in p
-        or "/__tests__/" in p
-        or name.startswith("test_")
-        or name.endswith(
-            ("_test.py", ".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx", ".spec.tsx")
-        )
-    )
 
 
 def impact(

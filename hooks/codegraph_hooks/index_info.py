@@ -60,7 +60,7 @@ def _seconds(value) -> float | None:
 
 class IndexState:
     """Index facts for the session-start line. ``changed`` lists indexed files whose size or mtime differ
-    on disk (or are gone), capped; ``age`` is seconds since the index was written. (A plain class, not a
+    on disk (or are gone), capped; ``age`` is seconds since the index last changed. (A plain class, not a
     dataclass: importing dataclasses costs the hook ~5 ms on every call.)"""
 
     __slots__ = ("root", "files", "changed", "age", "indexing", "progress")
@@ -100,13 +100,34 @@ def running_index(root: Path) -> tuple[bool, str]:
         return True, ""
 
 
+def last_changed(conn: sqlite3.Connection) -> float | None:
+    """When the index's content last changed (seconds since the epoch), from what the writer stores:
+    the newest ``project_metadata.updated_at`` (every write that changes the index sets it) or
+    ``files.indexed_at``. None when neither table says (then the file's mtime is all there is).
+
+    Not the database file's mtime: a no-change sync, or any connection opened while none was (the
+    daemon's), leaves a fresh ``-wal`` file, and the line said "updated just now" (issue 9)."""
+    newest = None
+    for sql in ("SELECT MAX(updated_at) FROM project_metadata", "SELECT MAX(indexed_at) FROM files"):
+        try:
+            value = _seconds(conn.execute(sql).fetchone()[0])
+        except sqlite3.Error:
+            continue
+        if value is not None and (newest is None or value > newest):
+            newest = value
+    return newest
+
+
 def index_state(root: Path, cap: int = 20) -> IndexState:
     """Stat every indexed file against the size and mtime stored at index time (≈10 µs a file)."""
-    state = IndexState(root, age=max(0.0, time.time() - index_mtime(root)))
+    written = index_mtime(root)
+    state = IndexState(root, age=max(0.0, time.time() - written))
     state.indexing, state.progress = running_index(root)
-    written = time.time() - state.age
     conn = connect(root)
     try:
+        changed_at = last_changed(conn)
+        if changed_at is not None:
+            state.age = max(0.0, time.time() - changed_at)
         try:
             rows = conn.execute("SELECT path, size, modified_at FROM files").fetchall()
         except sqlite3.OperationalError:

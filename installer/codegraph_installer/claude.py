@@ -130,15 +130,22 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text, records=
     def server_steps(text: str) -> str:
         return ensure(text, server_path, server_entry(options))
 
+    settings_record = records.get(key_of(settings_file)) or Record()
+
     def settings_steps(text: str) -> str:
-        text = ensure_item(text, ("permissions", "allow"), ALLOW_RULE)
+        allow = ("permissions", "allow")
+        if options.auto_allow:
+            text = ensure_item(text, allow, ALLOW_RULE)
+        elif (allow, ALLOW_RULE) in settings_record.items:  # an earlier install added it: take it back
+            prune = settings_record.prunable(allow, len(allow))
+            text = remove_items(text, allow, lambda rule: rule == ALLOW_RULE, prune=prune)
         if scope == "project":
             text = ensure_item(text, ("enabledMcpjsonServers",), SERVER_NAME)
         for event in _events(options):
             text = _install_hook(text, options, event)
         return text
 
-    items = [(("permissions", "allow"), ALLOW_RULE)]
+    items = [(("permissions", "allow"), ALLOW_RULE)] if options.auto_allow else []
     if scope == "project":
         items.append((("enabledMcpjsonServers",), SERVER_NAME))
     plan.files.append(

@@ -166,13 +166,38 @@ def _hook_problems(group: dict, hook: dict) -> list[str]:
     return problems
 
 
+def agents_present(paths: InstallPaths) -> list[str]:
+    """Agents whose user configuration folder exists in the home (they have been used here)."""
+    folders = {
+        "claude": paths.claude_user_settings.parent,
+        "codex": paths.codex_config.parent,
+        "cursor": paths.cursor_user.parent,
+        "gemini": paths.gemini_user.parent,
+        "opencode": paths.opencode_user.parent,
+        "vscode": paths.vscode_user.parent,
+    }
+    found = [name for name, folder in folders.items() if folder.is_dir()]
+    if paths.claude_json.is_file() and "claude" not in found:
+        found.insert(0, "claude")
+    return found
+
+
+def index_report(paths: InstallPaths) -> Report:
+    """The index check alone, as a report of its own (``doctor`` before any agent is installed)."""
+    report = Report("index")
+    _index_check(paths, report)
+    return report
+
+
 def _index_check(paths: InstallPaths, report: Report) -> None:
     from codegraph_hooks.index_info import find_root, index_state
 
     root = find_root(paths.project)
     if root is None:
+        from codegraph.paths import init_advice
+
         report.checks.append(
-            Check("index", None, f"no index at or above {paths.project} (run `codegraph init`)")
+            Check("index", None, f"no index at or above {paths.project}. {init_advice(paths.project)}")
         )
         return
     try:
@@ -183,12 +208,14 @@ def _index_check(paths: InstallPaths, report: Report) -> None:
     minutes = round(state.age / 60)
     if state.changed:
         detail = (
-            f"{state.files} files, written {minutes} min ago, {len(state.changed)} changed since: "
+            f"{state.files} files, last changed {minutes} min ago, {len(state.changed)} changed since: "
             + ", ".join(state.changed[:5])
         )
         report.checks.append(Check("index", None, detail))
     else:
-        report.checks.append(Check("index", True, f"{state.files} files, written {minutes} min ago, fresh"))
+        report.checks.append(
+            Check("index", True, f"{state.files} files, last changed {minutes} min ago, fresh")
+        )
 
 
 def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:
@@ -208,16 +235,36 @@ def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:
         )
     elif target == "gemini":
         trusted = gemini_folder_trusted(paths)
+        rules = paths.gemini_trusted_folders
         if trusted is False:
+            detail = f"Gemini CLI does not trust {paths.project}: all MCP servers are off ({rules})"
+        elif trusted:
+            detail = f"Gemini CLI trusts {paths.project} ({rules})"
+        else:
+            detail = (
+                f"Gemini CLI has no trust rule for {paths.project} in {rules}: unless folder trust is "
+                "turned off in its settings, MCP servers stay off here until you trust the folder "
+                "(/permissions inside gemini)"
+            )
+        report.checks.append(Check("folder trust", None if trusted is None else trusted, detail))
+
+
+def _gemini_auto_allow(entries: list[Found], report: Report) -> None:
+    """Gemini's auto-allow is ``"trust": true`` on the server entry (headless runs need it, issue 9)."""
+    for found in entries:
+        if isinstance(found.entry, dict) and found.entry.get("trust") is True:
             report.checks.append(
-                Check(
-                    "folder trust",
-                    False,
-                    f"Gemini CLI does not trust {paths.project}: all MCP servers are off",
-                )
+                Check("auto-allow", True, f'"trust": true on the codegraph entry in {found.path}')
             )
         else:
-            report.checks.append(Check("folder trust", None, f"trustedFolders.json: {trusted}"))
+            report.checks.append(
+                Check(
+                    "auto-allow",
+                    None,
+                    f'no "trust": true on the codegraph entry in {found.path}: Gemini CLI asks before each '
+                    "call, and a headless `gemini -p` does not offer codegraph's tools",
+                )
+            )
 
 
 def doctor(target: str, paths: InstallPaths, *, connect: bool = True, timeout: float = 15.0) -> Report:
@@ -247,6 +294,8 @@ def doctor(target: str, paths: InstallPaths, *, connect: bool = True, timeout: f
             )
     if target == "claude":
         _hook_checks(paths, report)
+    if target == "gemini":
+        _gemini_auto_allow(entries, report)
     _trust_check(target, paths, report)
     _index_check(paths, report)
     return report

@@ -36,6 +36,7 @@ class Options:
     prewarm: bool = False
     redirect_reads: bool = False
     replace: bool = False  # overwrite a ``codegraph`` entry we did not write (uninstall puts it back)
+    auto_allow: bool = True  # let codegraph's read-only tools run without a prompt (Claude, Gemini)
 
 
 def is_our_server(entry: Any) -> bool:

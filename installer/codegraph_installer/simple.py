@@ -4,7 +4,9 @@ Entry shapes (agents' docs, FACTS.md):
 - Cursor ``mcpServers`` with ``command``/``args``; Cursor gives the server no working directory, so the
   project is passed with ``--path`` (user scope: ``${workspaceFolder}``, which Cursor expands).
 - Gemini CLI ``mcpServers`` with ``command``/``args``/``cwd``; in an untrusted folder Gemini disables every
-  server (user ones too), so install and doctor report the folder's trust.
+  server (user ones too), so install and doctor report the folder's trust. ``"trust": true`` on the entry
+  is Gemini's auto-allow: without it a headless ``gemini -p`` never offers the tools (measured, issue 9);
+  ``--no-auto-allow`` leaves it out.
 - opencode ``mcp.<name>`` = ``{"type": "local", "command": [array], "environment": {}, "enabled": true}``;
   a string command or an ``env`` key is silently ignored.
 - VS Code ``.vscode/mcp.json`` ``servers.<name>`` with a required ``type``.
@@ -107,14 +109,23 @@ class Gemini(JsonTarget):
         return paths.gemini_user if scope == "user" else paths.gemini_project
 
     def entry(self, paths, options):
-        return {"command": options.command, "args": list(SERVE)}
+        entry: dict[str, Any] = {"command": options.command, "args": list(SERVE)}
+        if options.auto_allow:
+            entry["trust"] = True
+        return entry
 
     def notes(self, paths, options):
+        notes = []
+        if not options.auto_allow:
+            notes.append(
+                'no "trust": true on the entry (--no-auto-allow): Gemini CLI asks before each codegraph '
+                "call, and a headless `gemini -p` does not offer codegraph's tools at all."
+            )
         trusted = gemini_folder_trusted(paths)
         if trusted is True:
-            return []
+            return notes
         state = "does not trust" if trusted is False else "has no trust rule for"
-        return [
+        return notes + [
             f"Gemini CLI {state} {paths.project}: in an untrusted folder it disables every MCP server "
             "(user ones too). Trust it with /permissions inside gemini, or add it to "
             f"{paths.gemini_trusted_folders} as TRUST_FOLDER."

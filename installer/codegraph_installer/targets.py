@@ -56,6 +56,7 @@ def make_options(
     command: str | None = None,
     hook_command: str | None = None,
     replace: bool = False,
+    auto_allow: bool = True,
 ) -> Options:
     """Options with defaults: the target's first scope, console scripts next to this interpreter.
 
@@ -75,6 +76,7 @@ def make_options(
         prewarm=prewarm,
         redirect_reads=redirect_reads,
         replace=replace,
+        auto_allow=auto_allow,
     )
 
 

@@ -28,6 +28,7 @@ if str(REPO) not in sys.path:  # runnable from a checkout without installing
     sys.path.insert(0, str(REPO))
 
 from codegraph.index.indexer import index_project  # noqa: E402
+from codegraph.index.languages.base import GENERATED_BANNER  # noqa: E402
 from codegraph.paths import ProjectPaths  # noqa: E402
 from codegraph.query import explore  # noqa: E402
 from codegraph.render import render  # noqa: E402
@@ -65,7 +66,7 @@ def strip_banners(root: Path) -> list[str]:
         if not path.is_file() or path.suffix not in (".ts", ".tsx", ".js", ".py"):
             continue
         lines = path.read_text(encoding="utf-8").split("\n")
-        head = [i for i, ln in enumerate(lines[:10]) if explore.GENERATED_BANNER.search(ln)]
+        head = [i for i, ln in enumerate(lines[:10]) if GENERATED_BANNER.search(ln)]
         if head:
             kept = [ln for i, ln in enumerate(lines) if i not in head]
             while kept and not kept[0].strip():

@@ -112,3 +112,34 @@ def test_every_command_module_command_is_reachable_by_name():
             defined[command.name] = module
     assert defined == COMMAND_MODULES
     assert all(cli.get_command(None, name) is not None for name in COMMAND_MODULES)
+
+
+def test_in_the_home_directory_the_advice_is_a_command_that_works(tmp_path, monkeypatch):
+    """issue 9: the CLI and the MCP answer told the user to run `codegraph init $HOME`, which init
+    refuses; the advice now names the project folder or --force, and --force does work."""
+    import os
+
+    from codegraph.mcp.dispatch import call_tool
+
+    home = (tmp_path / "home").resolve()
+    home.mkdir()
+    (home / "notes.py").write_text("def f():\n    return 1\n")
+    env = {**os.environ, "HOME": str(home)}
+    run = lambda *args: subprocess.run(  # noqa: E731 - a local shorthand
+        [sys.executable, "-m", "codegraph", *args],
+        capture_output=True,
+        text=True,
+        cwd=home,
+        env=env,
+        timeout=120,
+    )
+    refused = run("init", str(home))
+    assert refused.returncode != 0 and "--force" in refused.stderr
+    status = run("status")
+    advice = status.stderr.strip().splitlines()[-1]
+    assert f"`codegraph init {home}`" not in advice, advice
+    assert "your home directory" in advice and f"`codegraph init {home} --force`" in advice, advice
+    monkeypatch.setenv("HOME", str(home))
+    text = call_tool("codegraph_explore", {"query": "f"}, default_root=home)["content"][0]["text"]
+    assert "home directory" in text and "run `codegraph init` there" not in text, text
+    assert run("init", str(home), "--force").returncode == 0  # the advice works

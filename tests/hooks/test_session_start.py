@@ -161,3 +161,31 @@ def test_session_start_in_an_unindexed_git_project_builds_the_index_in_the_backg
             pass
         time.sleep(0.2)
     assert index_state(repo).files == 1
+
+
+def test_after_a_no_change_sync_the_line_says_when_the_index_last_changed(tmp_path):
+    """issue 9: the line said "updated just now" about an index last changed hours ago, because a
+    no-change sync (or any open connection, such as the daemon's) leaves a fresh ``-wal`` file."""
+    import sqlite3
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+    from tests.conftest import copy_fixture
+
+    root = copy_fixture("python", tmp_path).resolve()
+    index_project(ProjectPaths(root), workers=1)
+    two_hours = 7200
+    db = sqlite3.connect(root / ".codegraph" / "codegraph.db")
+    db.execute("UPDATE project_metadata SET updated_at = updated_at - ?", (two_hours * 1000,))
+    db.execute("UPDATE files SET indexed_at = indexed_at - ?", (two_hours * 1000,))
+    db.commit()
+    db.close()
+    for path in (root / ".codegraph").iterdir():
+        os.utime(path, (time.time() - two_hours, time.time() - two_hours))
+    with Reader(root):  # a daemon holds the index open while sessions start
+        subprocess.run(
+            [sys.executable, "-m", "codegraph", "sync", str(root)], check=True, capture_output=True
+        )
+        line = session_start.decide({"cwd": str(root)}, index_state(root)).response["hookSpecificOutput"]
+    assert "updated 2 h ago, fresh" in line["additionalContext"], line

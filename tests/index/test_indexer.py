@@ -223,3 +223,37 @@ def test_a_binary_or_minified_file_is_not_reread_until_it_changes(tmp_path):
     assert again.changed is False and again.skipped == {"minified": 1}
     (tmp_path / "lib.min.js").write_text("function b(){return 22}")
     assert index_project(paths, workers=1).changed is True
+
+
+def test_the_same_tree_gives_identical_rows_in_identical_order_with_one_or_two_workers(tmp_path):
+    """Issue 11: deterministic index — ids, rowids and order, whatever the number of workers."""
+    import shutil
+    import sqlite3
+
+    from codegraph.index.indexer import PARALLEL_MIN_FILES, index_project
+    from codegraph.paths import ProjectPaths
+
+    src = tmp_path / "src"
+    (src / "pkg").mkdir(parents=True)
+    for i in range(PARALLEL_MIN_FILES + 20):  # enough files for the worker pool to be used
+        (src / "pkg" / f"m{i}.py").write_text(
+            f"from pkg.m{(i + 1) % 60} import f{(i + 1) % 60}\n\n\nclass C{i}:\n    def run(self):\n"
+            f"        return f{(i + 1) % 60}()\n\n\ndef f{i}():\n    return C{i}().run()\n"
+        )
+    dumps = []
+    for workers in (1, 2):
+        root = tmp_path / f"w{workers}"
+        shutil.copytree(src, root)
+        index_project(ProjectPaths(root.resolve()), workers=workers)
+        conn = sqlite3.connect(root / ".codegraph" / "codegraph.db")
+        nodes = conn.execute(
+            "SELECT rowid, id, kind, name, qualified_name, file_path, start_line FROM nodes ORDER BY rowid"
+        ).fetchall()
+        edges = conn.execute(
+            "SELECT id, source, target, kind, metadata, line, col FROM edges ORDER BY id"
+        ).fetchall()
+        unresolved = conn.execute("SELECT * FROM unresolved_refs ORDER BY id").fetchall()
+        conn.close()
+        dumps.append((nodes, edges, unresolved))
+    assert len(dumps[0][1]) > 200
+    assert dumps[0] == dumps[1]

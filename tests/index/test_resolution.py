@@ -115,3 +115,109 @@ def test_src_layout_package_imported_by_its_own_name_resolves(tmp_path):
         assert caller_names(reader, "make") == ["test_a", "test_b"]
         names = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
         assert "json.dumps" in names
+
+
+def test_attribute_typed_in_an_inherited_init_types_calls_in_the_subclass(tmp_path):
+    """Django's BaseCommand sets ``self.stdout = OutputWrapper(...)``; subclasses call ``self.stdout.write``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "base.py").write_text(
+        "class Wrapper:\n    def write(self, msg):\n        return msg\n\n\n"
+        "class Base:\n    def __init__(self):\n        self.out = Wrapper()\n"
+    )
+    (tmp_path / "cmd.py").write_text(
+        "from base import Base\n\n\nclass Command(Base):\n    def handle(self):\n        self.out.write('x')\n"
+        "        self.err.write('y')\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Command.handle") == ["Wrapper::write"]
+        assert caller_names(reader, "Wrapper.write") == ["Command::handle"]
+
+
+def test_called_parameters_and_locals_shadow_project_definitions(tmp_path):
+    """Issue 11: ``def f(default): default()`` bound to an unrelated project function ``default``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "filters.py").write_text(
+        "def default(value):\n    return value\n\n\ndef render():\n    return 1\n"
+    )
+    (tmp_path / "cache.py").write_text(
+        "def get(key, default=None):\n    return default()\n\n\n"
+        "def each(items):\n    for render in items:\n        render()\n    with open('x') as condition:\n"
+        "        condition()\n    try:\n        pass\n    except Exception as function:\n        function()\n"
+        "    return [f() for f in items]\n\n\n"
+        "def plain():\n    return render()\n"
+    )
+    (tmp_path / "ui.js").write_text(
+        "function render() { return 1; }\n"
+        "export function draw(render, { paint }) {\n  render();\n  paint();\n  for (const x of []) { x(); }\n}\n"
+        "export function redraw() {\n  return render();\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert caller_names(reader, "default") == []
+        assert caller_names(reader, "filters.py:render") == ["plain"]
+        assert caller_names(reader, "ui.js:render") == ["redraw"]
+
+
+def test_module_level_instances_class_attributes_and_properties_type_their_uses(tmp_path):
+    """Issue 11: ``pre_save = Signal()`` used from another module, ``objects = Manager()``, a
+    ``@property`` that returns a constructed object, and JS ``const _v = new Vector3()``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "dispatch.py").write_text(
+        "class Signal:\n    def connect(self, receiver):\n        return receiver\n\n\npre_save = Signal()\n"
+    )
+    (tmp_path / "models.py").write_text(
+        "from dispatch import pre_save\n\n\nclass Manager:\n    def filter(self, **kw):\n        return kw\n\n\n"
+        "class Query:\n    def where(self):\n        return 1\n\n\n"
+        "class Model:\n    objects = Manager()\n\n    @property\n    def query(self):\n        return Query()\n\n"
+        "    def save(self):\n        pre_save.connect(self)\n        self.objects.filter(a=1)\n"
+        "        return self.query.where()\n\n\n"
+        "def lookup():\n    return Model.objects.filter(pk=1)\n"
+    )
+    (tmp_path / "math.js").write_text(
+        "class Vector3 {\n  dot(v) { return 0; }\n}\nconst _v = new Vector3();\n"
+        "export function project(v) {\n  return _v.dot(v);\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Model.save") == ["Manager::filter", "Query::where", "Signal::connect"]
+        assert callee_names(reader, "lookup") == ["Manager::filter"]
+        assert callee_names(reader, "project") == ["Vector3::dot"]
+
+
+def test_methods_defined_by_assignment_are_methods_of_their_class_with_their_own_calls(tmp_path):
+    """three.js: ``this.render = function`` in a constructor, ``Foo.prototype.bar = function``,
+    ``this.matrix = new Matrix4()``; CommonJS ``exports.a = function`` / ``module.exports = {…}``."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "m.js").write_text(
+        "class Matrix4 {\n  compose() { return this; }\n}\n"
+        "class Renderer {\n  constructor() {\n    this.matrix = new Matrix4();\n"
+        "    this.render = function (scene) {\n      this.matrix.compose();\n      this.clear();\n    };\n  }\n"
+        "  clear() {}\n}\n"
+        "function Loader() {}\nLoader.prototype.load = function (url) {\n  return fetchIt(url);\n};\n"
+        "function fetchIt(url) { return url; }\n"
+        "exports.helper = function () { return fetchIt('x'); };\n"
+        "function area() { return 1; }\nmodule.exports = { area, size: area };\n"
+    )
+    (tmp_path / "use.js").write_text(
+        "const m = require('./m');\nconst { helper } = require('./m');\n"
+        "function main() {\n  m.area();\n  m.size();\n  helper();\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Renderer.render") == ["Matrix4::compose", "Renderer::clear"]
+        assert callee_names(reader, "Renderer.constructor") == ["Matrix4"]  # render's calls are its own
+        assert callee_names(reader, "Loader.load") == ["fetchIt"]
+        assert callee_names(reader, "main") == ["area", "helper"]

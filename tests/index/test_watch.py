@@ -135,7 +135,9 @@ def test_tool_answers_say_when_auto_sync_is_off_or_the_watcher_died(tmp_path, mo
     monkeypatch.setattr(watch, "_ACTIVE", {})
 
     def text() -> str:
-        return call_tool("codegraph_explore", {"query": "Query.add_q"}, default_root=paths.root)["content"][0]["text"]
+        return call_tool("codegraph_explore", {"query": "Query.add_q"}, default_root=paths.root)["content"][
+            0
+        ]["text"]
 
     assert not text().startswith("Note:")  # no watch decision in this process: nothing to say
     watch.register(paths.root, None, "auto-sync off: CODEGRAPH_NO_WATCH=1")
@@ -165,3 +167,36 @@ def test_the_first_answer_waits_for_the_start_up_catch_up(tmp_path, monkeypatch)
         assert names(root, "edited_while_no_daemon_ran") == ["shop/late.py"]
     finally:
         watcher.stop()
+
+
+def test_reading_the_tree_delivers_no_events_to_the_handler(watched):
+    """grep/find/cat open and close every file: the OS is asked only for events that can change the
+    graph, so none of those reach Python (issue 9: a `grep -r` over Django cost the daemon 0.68 s)."""
+    import subprocess
+
+    root, watcher = watched
+    time.sleep(DEBOUNCE + 0.3)
+    seen = []
+    original = watcher._on_event
+    watcher._on_event = lambda event: (seen.append(event), original(event))
+    subprocess.run(["grep", "-r", "def", str(root)], capture_output=True, check=True)
+    subprocess.run(["find", str(root), "-name", "*.py"], capture_output=True, check=True)
+    subprocess.run(["cat", str(root / "shop" / "views.py")], capture_output=True, check=True)
+    time.sleep(0.3)
+    assert [(e.event_type, e.src_path) for e in seen] == []
+    (root / "shop" / "views.py").write_text("def after_reading():\n    return 1\n")
+    assert eventually(lambda: any(e.event_type == "modified" for e in seen), 2.0)  # writes still arrive
+
+
+def test_an_edit_after_the_index_was_removed_does_not_rebuild_it(watched):
+    """`rm -rf .codegraph` is the user's call: the watcher's next sync must not quietly recreate an
+    index (the daemon stops, the next session rebuilds it; issue 9)."""
+    import shutil
+
+    root, watcher = watched
+    time.sleep(DEBOUNCE + 0.3)
+    before = watcher.syncs
+    shutil.rmtree(root / ".codegraph")
+    (root / "shop" / "views.py").write_text("def after_removal():\n    return 1\n")
+    assert eventually(lambda: watcher.syncs > before, DEBOUNCE + 2.0)
+    assert not (root / ".codegraph").exists() and watcher.last_error is None

@@ -1,58 +1,18 @@
-"""Running the real Claude Code binary offline: the npm package in a cache dir, a fake Messages API on
-127.0.0.1 that scripts tool calls, and a tiny stand-in MCP server.
+"""Running the real Claude Code binary offline (found or installed by :mod:`tests.agent_clients`): a fake
+Messages API on 127.0.0.1 that scripts tool calls, and a tiny stand-in MCP server.
 
-Facts relied on (shared/FACTS.md): npm 11 skips the package's postinstall, so the native binary under
-``@anthropic-ai/claude-code-linux-x64`` is run directly; ``claude mcp list`` exits 0 whatever happens
-(parse its text); ``ANTHROPIC_BASE_URL`` + a fake key make ``claude -p`` run a full agent loop offline.
+Facts relied on (shared/FACTS.md): ``claude mcp list`` exits 0 whatever happens (parse its text);
+``ANTHROPIC_BASE_URL`` + a fake key make ``claude -p`` run a full agent loop offline.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-
-NPM_PACKAGE = "@anthropic-ai/claude-code"
-
-
-def npm_cache() -> Path:
-    return Path(os.environ.get("CODEGRAPH_TEST_NPM_CACHE", Path.home() / ".cache" / "codegraph-test-npm"))
-
-
-def find_claude(cache: Path) -> Path | None:
-    modules = cache / "node_modules" / "@anthropic-ai"
-    for native in sorted(modules.glob("claude-code-linux-*/claude")) + sorted(
-        modules.glob("claude-code-*/claude")
-    ):
-        if os.access(native, os.X_OK):
-            return native
-    shim = cache / "node_modules" / ".bin" / "claude"
-    return shim if shim.exists() else None
-
-
-def install_npm(cache: Path, package: str, timeout: float = 600) -> str | None:
-    """``npm install`` ``package`` into ``cache``; returns None on success, else why it failed."""
-    npm = shutil.which("npm")
-    if npm is None:
-        return "npm is not installed"
-    cache.mkdir(parents=True, exist_ok=True)
-    try:
-        proc = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(cache), package],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return f"npm install {package} timed out"
-    if proc.returncode != 0:
-        return f"npm install {package} failed: {proc.stderr.strip()[-400:]}"
-    return None
 
 
 def claude_env(home: Path, base_url: str | None = None) -> dict[str, str]:

@@ -57,3 +57,36 @@ def test_a_crlf_file_keeps_crlf_line_endings_and_round_trips(tmp_path):
     assert installed.count("\n") == installed.count("\r\n") and '"codegraph"' in installed
     targets.run("vscode", "uninstall", paths, options)
     assert target.read_bytes().decode() == original
+
+
+def test_no_auto_allow_writes_the_server_but_no_allow_rule_and_uninstall_leaves_nothing(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    home.mkdir()
+    project.mkdir()
+    paths = InstallPaths(home, project)
+    options = targets.make_options(
+        "claude", "user", command="/venv/bin/codegraph", auto_allow=False, prewarm=True
+    )
+    targets.run("claude", "install", paths, options)
+    assert "codegraph" in json.loads((home / ".claude.json").read_text())["mcpServers"]
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    assert "permissions" not in settings and settings["hooks"]["SessionStart"]
+    targets.run("claude", "uninstall", paths, options)
+    assert not (home / ".claude" / "settings.json").exists()
+
+
+def test_reinstalling_with_no_auto_allow_takes_back_the_rule_an_earlier_install_added(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "proj"
+    (home / ".claude").mkdir(parents=True)
+    project.mkdir()
+    (home / ".claude" / "settings.json").write_text('{"permissions": {"allow": ["Bash(ls)"]}}\n')
+    paths = InstallPaths(home, project)
+    targets.run(
+        "claude", "install", paths, targets.make_options("claude", "user", command="/venv/bin/codegraph")
+    )
+    assert claude.ALLOW_RULE in (home / ".claude" / "settings.json").read_text()
+    quiet = targets.make_options("claude", "user", command="/venv/bin/codegraph", auto_allow=False)
+    targets.run("claude", "install", paths, quiet)
+    assert json.loads((home / ".claude" / "settings.json").read_text()) == {
+        "permissions": {"allow": ["Bash(ls)"]}
+    }

@@ -18,16 +18,9 @@ from codegraph_installer import targets
 from codegraph_installer.handshake import handshake
 from codegraph_installer.paths import InstallPaths, console_script
 
+from tests.agent_clients import require
 from tests.hooks.conftest import make_index
-from tests.installer.claude_harness import (
-    NPM_PACKAGE,
-    FakeMessagesAPI,
-    claude_env,
-    find_claude,
-    install_npm,
-    npm_cache,
-    write_stub_server,
-)
+from tests.installer.claude_harness import FakeMessagesAPI, claude_env, write_stub_server
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts" / "agent-eval"))
@@ -36,14 +29,7 @@ import parse_run  # noqa: E402
 
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
-    cache = npm_cache()
-    found = find_claude(cache)
-    if found is None:
-        why = install_npm(cache, NPM_PACKAGE)
-        found = find_claude(cache)
-        if found is None:
-            pytest.skip(f"Claude Code not available: {why or 'no claude binary after npm install'}")
-    return found
+    return require("claude")
 
 
 @pytest.fixture
@@ -217,9 +203,12 @@ def test_offline_run_with_the_real_server_index_and_daemon_answers_explore(claud
     answer = bodies[2].split("toolu_fake_1", 1)[1]
     assert "Engine" in answer and "pkg/big.py" in answer
     listed = subprocess.run(
-        [world["codegraph"], "daemon", "list"], capture_output=True, text=True, timeout=30
+        [world["codegraph"], "daemon", "list", "--path", str(world["project"])],
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
-    assert str(world["project"]) in listed.stdout  # the SessionStart hook prewarmed the project's daemon
+    assert listed.stdout.startswith("pid ") and str(world["project"]) in listed.stdout  # prewarmed by the hook
 
 
 def _claude_doctor(claude_bin, world) -> str:

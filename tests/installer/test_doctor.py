@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -83,3 +84,23 @@ def test_real_codegraph_server_completes_the_doctor_handshake(paths):
         pytest.skip(f"`codegraph serve --mcp` does not handshake in this tree yet (issue 4): {probe.error}")
     assert "codegraph_explore" in probe.tools
     assert probe.seconds < 2.0
+
+
+def test_doctor_gemini_says_in_words_whether_the_folder_is_trusted_and_whether_calls_are_auto_allowed(paths):
+    targets.run("gemini", "install", paths, targets.make_options("gemini", "user", command="/x/codegraph"))
+    trust_file = paths.gemini_trusted_folders
+    checks = _checks(doctor("gemini", paths, connect=False))
+    assert checks["folder trust"].ok is None
+    assert checks["folder trust"].detail.startswith(f"Gemini CLI has no trust rule for {paths.project}")
+    assert checks["auto-allow"].ok and '"trust": true' in checks["auto-allow"].detail
+    trust_file.write_text(json.dumps({str(paths.project): "TRUST_FOLDER"}))
+    checks = _checks(doctor("gemini", paths, connect=False))
+    assert checks["folder trust"].ok is True
+    assert checks["folder trust"].detail == f"Gemini CLI trusts {paths.project} ({trust_file})"
+    trust_file.write_text(json.dumps({str(paths.project): "DO_NOT_TRUST"}))
+    checks = _checks(doctor("gemini", paths, connect=False))
+    assert checks["folder trust"].ok is False and "does not trust" in checks["folder trust"].detail
+    options = targets.make_options("gemini", "user", command="/x/codegraph", auto_allow=False)
+    targets.run("gemini", "install", paths, options)
+    checks = _checks(doctor("gemini", paths, connect=False))
+    assert checks["auto-allow"].ok is None and "gemini -p" in checks["auto-allow"].detail

@@ -186,3 +186,43 @@ def test_uninstall_without_scope_removes_codegraph_from_every_scope(tmp_path):
     left = (home / ".claude.json").read_text()
     assert "codegraph" not in left and not (project / ".mcp.json").exists()
     assert not (home / ".claude" / "settings.json").exists() and not (project / ".claude").exists()
+
+
+def test_uninstall_labels_each_scope_says_what_it_changed_and_accepts_yes(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    assert _invoke(home, project, "install", "claude", "-y", "--prewarm").exit_code == 0
+    result = _invoke(home, project, "uninstall", "claude", "-y")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "user scope:"
+    assert f"  deleted  {home / '.claude.json'}" in lines
+    assert f"  deleted  {home / '.claude' / 'settings.json'}" in lines
+    assert any(line.startswith("  backup   ") for line in lines)
+    assert "project scope: nothing of codegraph's to remove" in lines
+    assert "local scope: nothing of codegraph's to remove" in lines
+    assert lines[-1] == "codegraph uninstall claude: removed from the user scope"
+    assert "unchanged" not in result.output
+    again = _invoke(home, project, "uninstall", "claude", "--yes")
+    assert again.output.splitlines()[-1] == "codegraph uninstall claude: nothing to remove in any scope"
+    dry = _invoke(home, project, "install", "claude", "--dry-run")
+    assert f"  would create  {home / '.claude.json'}" in dry.output.splitlines()
+
+
+def test_doctor_before_any_install_still_checks_the_index_and_names_what_to_install(tmp_path):
+    from tests.hooks.conftest import make_index
+
+    home, project = tmp_path / "home", tmp_path / "project"
+    (home / ".gemini").mkdir(parents=True)  # Gemini CLI has been used here, nothing else
+    project.mkdir()
+    make_index(project, {"a.py": "x = 1\n"})
+    result = _invoke(home, project, "doctor", "--no-connect")
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        "codegraph is not installed for any agent here; run `codegraph install gemini` "
+        "(agents found in your home: gemini)"
+    )
+    assert lines[1] == "index:" and lines[2].startswith("    ok  index: 1 files")
+    report = json.loads(_invoke(home, project, "doctor", "--no-connect", "--json").output)
+    assert report[-1]["target"] == "index" and report[-1]["checks"][0]["ok"] is True

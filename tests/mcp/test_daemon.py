@@ -100,14 +100,14 @@ def test_daemon_commands_start_list_and_stop_a_project_daemon(project, server_en
     started = run("start", str(project), "--json")
     assert started.returncode == 0, started.stderr
     pid = json.loads(started.stdout)[0]["pid"]
-    listed = run("list")
+    listed = run("list", "--all")
     assert str(pid) in listed.stdout and str(project) in listed.stdout and "uptime" in listed.stdout
     rows = json.loads(run("list", "--path", str(project), "--json").stdout)
     assert [(r["pid"], r["version"], r["root"]) for r in rows] == [(pid, daemon.__version__, str(project))]
     stopped = run("stop", str(project))
     assert "stopped" in stopped.stdout and str(pid) in stopped.stdout
     assert not wire.pid_alive(pid)
-    assert "no codegraph daemon running" in run("list").stdout
+    assert "no codegraph daemon running" in run("list", "--all").stdout
 
 
 def test_a_daemon_that_cannot_bind_in_the_project_listens_on_the_short_temp_path(project, server_env):
@@ -152,3 +152,69 @@ def test_daemon_stop_also_ends_a_daemon_of_another_version(project, server_env):
     assert [(r["pid"], r["version"], r.get("answering")) for r in rows] == [(pid, "0.0.1-old", False)]
     assert [r["pid"] for r in service.stop(project)] == [pid]
     assert not wire.pid_alive(pid)
+
+
+def test_daemon_list_and_stop_default_to_the_current_project_and_all_reaches_the_others(
+    project, server_env, tmp_path, runtime
+):
+    from tests.mcp.conftest import _kill_daemons
+
+    other = (tmp_path / "other").resolve()
+    (other / ".codegraph").mkdir(parents=True)
+    (other / ".codegraph" / "codegraph.db").write_bytes(b"")
+    run = lambda *args, cwd=project: subprocess.run(  # noqa: E731 - a local shorthand
+        [CODEGRAPH, "daemon", *args], env=server_env, capture_output=True, text=True, timeout=30, cwd=cwd
+    )
+    try:
+        mine = json.loads(run("start", "--json").stdout)[0]["pid"]
+        theirs = json.loads(run("start", "--json", cwd=other).stdout)[0]["pid"]
+        listed = run("list", cwd=project / ".codegraph").stdout  # anywhere inside the project
+        assert str(mine) in listed and str(theirs) not in listed
+        assert "1 more for other projects: `codegraph daemon list --all`" in listed
+        everything = run("list", "--all").stdout
+        assert str(mine) in everything and str(theirs) in everything
+        stopped = run("stop").stdout
+        assert str(mine) in stopped and str(theirs) not in stopped
+        assert not wire.pid_alive(mine) and wire.pid_alive(theirs)
+        assert "no codegraph daemon for" in run("stop").stdout
+        assert str(theirs) in run("stop", "--all").stdout and not wire.pid_alive(theirs)
+    finally:
+        _kill_daemons(runtime, [other])
+
+
+def test_removing_and_rebuilding_the_index_under_a_running_daemon_leaves_one_daemon(tmp_path, runtime):
+    """issue 9: `rm -rf .codegraph && codegraph init` under a running daemon: the folder was back
+    before the daemon's check saw it gone, so the old daemon kept running without its lock and socket,
+    and the next session started a second daemon for the same project."""
+    import time
+
+    from codegraph.index.indexer import index_project
+    from tests.conftest import copy_fixture
+    from tests.mcp.conftest import _kill_daemons
+
+    root = copy_fixture("python", tmp_path).resolve()
+    index_project(ProjectPaths(root), workers=1)
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "CODEGRAPH_RUNTIME_DIR": str(runtime),
+        "CODEGRAPH_DAEMON_IDLE": "60",
+    }
+    first = _foreground(root, env)
+    try:
+        _wait_listening(root)
+        time.sleep(0.5)  # the start-up catch-up sync is done
+        shutil.rmtree(root / ".codegraph")
+        (root / ".codegraph").mkdir()  # `codegraph init` recreates it at once
+        index_project(ProjectPaths(root), workers=1)
+        assert first.wait(10) == 0, "the old daemon kept running after its index was removed"
+        second = _foreground(root, env)  # the next session's daemon
+        assert _wait_listening(root)["pid"] == second.pid
+        assert [r["pid"] for r in service.running(root)] == [second.pid]
+        second.terminate()
+        second.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait(10)
+        _kill_daemons(runtime, [root])

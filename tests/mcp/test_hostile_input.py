@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
@@ -87,3 +88,52 @@ def test_bad_ids_deep_nesting_and_non_finite_numbers_get_errors_and_the_server_k
             assert sorted(map(repr, ids)) == ["'last'", "0", "5", "5.0"]  # 5 and 5.0 each answered once
     finally:
         _kill_daemons(runtime, [root.resolve()])
+
+
+def test_json_that_is_not_an_object_gets_an_invalid_request_error(tmp_path, runtime):
+    root = copy_fixture("python", tmp_path)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    try:
+        replies = session(root, ["null", "3", '"ping"', "true"], {"CODEGRAPH_NO_DAEMON": "1"})
+    finally:
+        _kill_daemons(runtime, [root.resolve()])
+    errors = [r for r in replies if "error" in r]
+    assert [(r["id"], r["error"]["code"]) for r in errors] == [(None, -32600)] * 4, replies
+    assert replies[-1]["id"] == "last" and "result" in replies[-1]
+
+
+def _peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+def test_an_over_long_line_is_refused_without_being_buffered_and_the_server_keeps_serving(tmp_path, runtime):
+    """A 64 MiB line (the cap is 4 MiB) is read in bounded chunks and answered with an error; the
+    proxy's peak memory stays far below the line's size; the next request is answered."""
+    root = tmp_path / "plain"
+    root.mkdir()
+    env = {**os.environ, "CODEGRAPH_NO_DAEMON": "1"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "codegraph", "serve", "--mcp", "--path", str(root)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as proc:
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"')
+        chunk = b"x" * (1 << 20)
+        for _ in range(64):
+            proc.stdin.write(chunk)
+        proc.stdin.write(b'"}}\n{"jsonrpc":"2.0","id":"after","method":"ping"}\n')
+        proc.stdin.flush()
+        first, second = strict(proc.stdout.readline().decode()), strict(proc.stdout.readline().decode())
+        peak = _peak_rss_mb(proc.pid)
+        proc.stdin.close()
+        stderr = proc.stderr.read()
+    assert first["id"] is None and first["error"]["code"] == -32600
+    assert "4 MiB" in first["error"]["message"]
+    assert second == {"jsonrpc": "2.0", "id": "after", "result": {}}
+    assert peak < 48, f"peak RSS {peak:.0f} MB while reading a 64 MiB line"
+    assert b"Traceback" not in stderr

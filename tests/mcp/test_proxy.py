@@ -24,7 +24,8 @@ def _handler(where, delay=0.0):
         if delay:
             time.sleep(delay)
         data = {"where": where, "tool": name, "arguments": arguments, "root": str(default_root)}
-        return protocol.text_result(f"{name} from {where}", is_error=False, structured=data)
+        # the transport forwards whatever a handler returns; this one tags it with where it ran
+        return {**protocol.text_result(f"{name} from {where}", is_error=False), "structuredContent": data}
 
     return handle
 

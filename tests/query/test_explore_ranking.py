@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from codegraph.index.indexer import index_project
+from codegraph.index.languages import language_for
 from codegraph.paths import ProjectPaths
 from codegraph.query import explore
 from codegraph.render import render
@@ -162,7 +163,17 @@ def penalty_repo(tmp_path) -> Reader:
         yield reader
 
 
-@pytest.mark.parametrize("path", ["app/api_pb2.py", "app/client.generated.ts", "go/api.pb.go"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "app/api_pb2.py",
+        "app/client.generated.ts",
+        pytest.param(
+            "go/api.pb.go",
+            marks=pytest.mark.skipif(language_for("x.go") is None, reason="no Go language module registered"),
+        ),
+    ],
+)
 def test_generated_path_suffixes_get_0_3_without_a_banner(penalty_repo, path):
     assert "generated" not in (penalty_repo.root / path).read_text().lower()
     assert explore.file_penalty(penalty_repo, path, set()) == (0.3, ["generated"])

@@ -1,29 +1,21 @@
 """The file view against the real Read tool: Claude Code runs offline (`claude -p` against a fake
 Messages API that asks it to Read each file), and every tool_result it sends back is compared with the
-file view's body. Skipped when the Claude Code binary is not installed (set CODEGRAPH_CLAUDE_BIN).
+file view's body. Claude Code comes from tests/agent_clients.py (or CODEGRAPH_CLAUDE_BIN).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
 from codegraph.model import Node
 from codegraph.query.file_view import FileViewRequest, file_view
-
-CANDIDATES = [
-    os.environ.get("CODEGRAPH_CLAUDE_BIN", ""),
-    str(Path.home() / ".cache/codegraph-test-npm/node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
-    shutil.which("claude") or "",
-]
-CLAUDE = next((c for c in CANDIDATES if c and os.access(c, os.X_OK)), None)
+from tests.agent_clients import require
 
 FILES: dict[str, bytes] = {
     "trail.py": b"def f():\n    return 1\n",
@@ -127,8 +119,7 @@ class Reader:
 
 @pytest.fixture(scope="module")
 def read_outputs(tmp_path_factory):
-    if CLAUDE is None:
-        pytest.skip("Claude Code binary not found (set CODEGRAPH_CLAUDE_BIN to run the live Read comparison)")
+    claude = os.environ.get("CODEGRAPH_CLAUDE_BIN") or str(require("claude"))  # looked up now, not at import
     base = tmp_path_factory.mktemp("live_read")
     root, home = base / "proj", base / "home"
     root.mkdir()
@@ -155,7 +146,7 @@ def read_outputs(tmp_path_factory):
     }
     try:
         subprocess.run(
-            [CLAUDE, "-p", "read these files", "--allowedTools", "Read", "--max-turns", "3"],
+            [claude, "-p", "read these files", "--allowedTools", "Read", "--max-turns", "3"],
             cwd=root, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=False,
         )  # fmt: skip
     finally:

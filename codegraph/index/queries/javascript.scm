@@ -15,3 +15,8 @@
 (lexical_declaration) @assign
 (variable_declaration) @assign
 (return_statement) @return
+(formal_parameters) @params
+(arrow_function parameter: (identifier) @target)
+(for_in_statement left: (_) @target)
+(catch_clause parameter: (_) @target)
+(assignment_expression) @assign_expr

@@ -26,3 +26,8 @@
 (type_identifier) @typeref
 (arrow_function) @arrow
 (return_statement) @return
+(formal_parameters) @params
+(arrow_function parameter: (identifier) @target)
+(for_in_statement left: (_) @target)
+(catch_clause parameter: (_) @target)
+(assignment_expression) @assign_expr

@@ -1,0 +1,136 @@
+"""The language registry: which files are source, in which language, and each language's module.
+
+Every module in this package that defines a ``LANGUAGES`` tuple of
+:class:`~codegraph.index.languages.base.LanguageModule` instances is registered when the registry is
+first used; adding a language is adding a module (and its ``queries/<label>.scm``). See README.md in
+this folder.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from pathlib import Path
+
+from codegraph.index.languages.base import LanguageModule
+
+QUERY_DIR = Path(__file__).resolve().parent.parent / "queries"
+
+
+class Registry:
+    """The registered languages, by label and by extension."""
+
+    def __init__(self, modules: list[LanguageModule]):
+        self.by_label: dict[str, LanguageModule] = {}
+        self.by_extension: dict[str, LanguageModule] = {}
+        for lang in modules:
+            if lang.label in self.by_label:
+                raise ValueError(f"language {lang.label!r} registered twice")
+            self.by_label[lang.label] = lang
+            for ext in lang.extensions:
+                if ext in self.by_extension:
+                    other = self.by_extension[ext].label
+                    raise ValueError(f"extension {ext} claimed by {other} and {lang.label}")
+                self.by_extension[ext] = lang
+
+    def for_path(self, path: str) -> LanguageModule | None:
+        """The language of a file path: the longest registered suffix wins (``.d.ts`` over ``.ts``)."""
+        name = path.rsplit("/", 1)[-1].lower()
+        dot = name.find(".", 1)
+        while dot != -1:
+            hit = self.by_extension.get(name[dot:])
+            if hit is not None:
+                return hit
+            dot = name.find(".", dot + 1)
+        return None
+
+
+@cache
+def registry() -> Registry:
+    """Import every language module of this package once and register its ``LANGUAGES``."""
+    found: list[LanguageModule] = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_") or info.name == "base":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        found.extend(getattr(module, "LANGUAGES", ()))
+    return Registry(found)
+
+
+def all_languages() -> list[LanguageModule]:
+    """Every registered language, sorted by label."""
+    return sorted(registry().by_label.values(), key=lambda lang: lang.label)
+
+
+def module_for(label: str) -> LanguageModule:
+    """The language module of a ``nodes.language`` label.
+
+    Raises:
+        KeyError: no such language is registered.
+    """
+    return registry().by_label[label]
+
+
+def language_for(path: str) -> tuple[str, str] | None:
+    """``(language label, grammar)`` for a file path, or None when it is not a source file we index."""
+    lang = registry().for_path(path)
+    return (lang.label, lang.grammar) if lang is not None else None
+
+
+def is_test_path(path: str) -> bool:
+    """Is ``path`` a test file: under a ``tests/``, ``test/`` or ``__tests__/`` directory, or named
+    so by its language's rules (``test_x.py``, ``x_test.go``, ``x.spec.ts``…)?"""
+    p = "/" + path.lower()
+    if "/tests/" in p or "/test/" in p or "/__tests__/" in p:
+        return True
+    lang = registry().for_path(path)
+    return lang is not None and lang.is_test_file(path)
+
+
+def is_generated_path(path: str, head: str) -> bool:
+    """Is the file generated, by its language's name rules or a banner in ``head``?"""
+    lang = registry().for_path(path)
+    if lang is not None:
+        return lang.is_generated(path, head)
+    from codegraph.index.languages.base import GENERATED_BANNER
+
+    return bool(GENERATED_BANNER.search(head))
+
+
+@cache
+def parser_for(grammar: str):
+    """A tree-sitter parser for a bundled grammar (tree-sitter-language-pack 0.13.0: no network)."""
+    from tree_sitter_language_pack import get_parser
+
+    return get_parser(grammar)
+
+
+@cache
+def query_for(label: str):
+    """The compiled capture query of a language (``queries/<its query file>``)."""
+    from tree_sitter import Query
+    from tree_sitter_language_pack import get_language
+
+    lang = module_for(label)
+    return Query(get_language(lang.grammar), (QUERY_DIR / lang.query).read_text())
+
+
+def extension_table() -> dict[str, str]:
+    """Extension → language label, for status output and the README table."""
+    return {ext: lang.label for ext, lang in sorted(registry().by_extension.items())}
+
+
+__all__ = [
+    "LanguageModule",
+    "Registry",
+    "all_languages",
+    "extension_table",
+    "is_generated_path",
+    "is_test_path",
+    "language_for",
+    "module_for",
+    "parser_for",
+    "query_for",
+    "registry",
+]

@@ -1,0 +1,507 @@
+"""JavaScript, JSX, TypeScript and TSX: one family with four labels.
+
+Modules are files addressed by relative specifiers (``./util`` → ``util.ts``, ``util/index.js``…);
+bare specifiers name packages outside the project. ES imports, ``export … from`` re-exports,
+``export default`` and CommonJS ``require`` bind names. ``this`` is the enclosing class, ``super``
+its base. Docs are the ``/** … */`` comment before a declaration.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, dotted, squash, text
+from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
+from codegraph.model import Node
+
+BUILTINS = frozenset(
+    """
+Array Boolean Date Error EvalError Function JSON Map Math Number Object Promise Proxy RangeError ReferenceError
+Reflect RegExp Set String Symbol SyntaxError TypeError URIError WeakMap WeakSet BigInt parseInt parseFloat
+isNaN isFinite setTimeout setInterval clearTimeout clearInterval queueMicrotask structuredClone fetch
+console require encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape eval alert
+Buffer process globalThis window document
+""".split()
+)
+MODULE_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+CLASS_KINDS = {
+    "class_declaration": "class",
+    "abstract_class_declaration": "class",
+    "class": "class",
+    "interface_declaration": "interface",
+    "enum_declaration": "enum",
+    "type_alias_declaration": "type_alias",
+    "internal_module": "namespace",
+}
+
+
+class EcmaScriptExtractor(Extractor):
+    def handle(self, capture: str, ts) -> None:
+        if capture == "class":
+            self._class(ts)
+        elif capture == "function":
+            name = ts.child_by_field_name("name") or ts.child_by_field_name("property")
+            if name is None or name.type == "computed_property_name":
+                return
+            self.add_def(ts, "function", name)
+            params = ts.child_by_field_name("parameters")
+            if params is None and ts.type in ("variable_declarator", "public_field_definition"):
+                v = ts.child_by_field_name("value")
+                params = v.child_by_field_name("parameters") if v is not None else None
+            if params is not None:
+                self._param_types(params)
+        elif capture == "field":
+            self._field(ts)
+        elif capture == "arrow":  # an inline callback is no symbol, but its typed parameters are facts
+            params = ts.child_by_field_name("parameters")
+            if params is not None and ts.parent is not None and ts.parent.type != "variable_declarator":
+                self._param_types(params)
+        elif capture == "call":
+            self._call(ts)
+        elif capture == "new":
+            ctor = ts.child_by_field_name("constructor")
+            name = dotted(ctor) if ctor is not None else None
+            if name:
+                self.ref(ts, "instantiates", name, name.rsplit(".", 1)[0] if "." in name else None)
+        elif capture == "import":
+            self._import(ts)
+        elif capture == "return":
+            self.returned_expr(ts)
+        elif capture == "export":
+            self._export(ts)
+        elif capture == "assign":
+            self._assign(ts)
+        elif capture == "assign_expr":
+            self._assignment(ts)
+        elif capture == "params":
+            for p in ts.named_children:
+                self._local_binding(p)
+        elif capture == "target":
+            self._local_binding(ts)
+        elif capture == "typeref":
+            parent = ts.parent
+            if parent is not None and parent.child_by_field_name("name") == ts:
+                return
+            if parent is not None and parent.type in (
+                "type_parameter",
+                "implements_clause",
+                "extends_type_clause",
+            ):
+                return
+            self.ref(ts, "references", text(ts), None)
+
+    def _class(self, ts) -> None:
+        kind = CLASS_KINDS.get(ts.type)
+        if kind is None:
+            return
+        d = self.add_def(ts, kind, ts.child_by_field_name("name"))
+        if d is None:
+            return
+        for c in ts.children:
+            if c.type == "class_heritage":
+                for clause in c.children:
+                    if clause.type == "extends_clause":
+                        for v in clause.children_by_field_name("value"):
+                            name = dotted(v)
+                            if name:
+                                self.base_ref(d, "extends", name, v)
+                    elif clause.type == "implements_clause":
+                        for t in clause.named_children:
+                            self.base_ref(d, "implements", text(t).split("<")[0], t)
+            elif c.type == "extends_type_clause":
+                for t in c.named_children:
+                    self.base_ref(d, "extends", text(t).split("<")[0], t)
+            elif c.type == "extends_clause":  # javascript grammar: class A extends B
+                for v in c.named_children:
+                    name = dotted(v)
+                    if name:
+                        self.base_ref(d, "extends", name, v)
+
+    def _field(self, ts) -> None:
+        value = ts.child_by_field_name("value")
+        if value is not None and value.type in ("arrow_function", "function_expression"):
+            return
+        name = ts.child_by_field_name("name") or ts.child_by_field_name("property")
+        if name is None or name.type == "computed_property_name":
+            return
+        self.add_def(ts, "property", name)
+        tname = _type_name(ts.child_by_field_name("type"))
+        if tname:
+            self.type_fact(ts, f"this.{text(name)}", tname)
+        elif value is not None and value.type == "new_expression":
+            ctor = dotted(value.child_by_field_name("constructor"))
+            if ctor:
+                self.type_fact(ts, f"this.{text(name)}", ctor)
+
+    def _call(self, ts) -> None:
+        fn = ts.child_by_field_name("function")
+        if fn is None:
+            return
+        if fn.type == "identifier":
+            name = text(fn)
+            if name == "require":
+                return
+            self.ref(ts, "calls", name, None)
+        elif fn.type == "member_expression":
+            name = dotted(fn)
+            if name is None:
+                prop = fn.child_by_field_name("property")
+                if prop is not None:
+                    self.ref(ts, "calls", f"<expr>.{text(prop)}", "<expr>")
+            else:
+                self.ref(ts, "calls", name, name.rsplit(".", 1)[0])
+
+    def filter_defs(self, defs: list[Def]) -> list[Def]:
+        """TS overload signatures add nothing next to their implementation: keep the implementation."""
+        implemented = {
+            (d.name, d.ts.type) for d in defs if d.ts.type in ("function_declaration", "method_definition")
+        }
+        return [
+            d
+            for d in defs
+            if not (
+                (d.ts.type == "function_signature" and (d.name, "function_declaration") in implemented)
+                or (
+                    d.ts.type == "method_signature"
+                    and d.ts.parent is not None
+                    and d.ts.parent.type == "class_body"
+                    and (d.name, "method_definition") in implemented
+                )
+            )
+        ]
+
+    def node_details(self, node: Node, d: Def) -> None:
+        ts = d.ts
+        outer = ts
+        # lexical_declaration → export_statement; declaration → export_statement
+        p = ts.parent
+        for _ in range(3):
+            if p is None:
+                break
+            if p.type == "export_statement":
+                node.is_exported = True
+                outer = p
+                break
+            if p.type not in ("lexical_declaration", "variable_declaration", "variable_declarator"):
+                break
+            p = p.parent
+        decos = [c for c in ts.children if c.type == "decorator"]
+        if decos:
+            node.decorators = [squash(text(c)[1:], 120) for c in decos]
+        node.docstring = node.docstring or _doc_comment(outer)
+        tp = ts.child_by_field_name("type_parameters")
+        if tp is not None:
+            node.type_parameters = [squash(text(c), 80) for c in tp.named_children]
+
+    def _assignment(self, ts) -> None:
+        """``this.m = new M()`` (a type fact), ``this.render = function`` (a method of the class),
+        ``Foo.prototype.bar = function`` (a method of Foo), CommonJS ``exports.a = …`` and
+        ``module.exports = {a, b}``."""
+        left, right = ts.child_by_field_name("left"), ts.child_by_field_name("right")
+        if left is None or right is None or left.type != "member_expression":
+            return
+        target = dotted(left)
+        if target is None:
+            return
+        parts = target.split(".")
+        is_function = right.type in ("function_expression", "arrow_function", "generator_function")
+        if parts[0] == "this" and len(parts) == 2:
+            if right.type == "new_expression":
+                ctor = dotted(right.child_by_field_name("constructor"))
+                if ctor:
+                    self.type_fact(ts, target, ctor)
+            elif is_function:
+                d = self.add_def(ts, "function", left.child_by_field_name("property"))
+                if d is not None:
+                    d.hoist = True
+        elif len(parts) == 3 and parts[1] == "prototype" and is_function:
+            d = self.add_def(ts, "function", left.child_by_field_name("property"))
+            if d is not None:
+                d.owner = parts[0]
+        elif target in ("module.exports", "exports") and right.type == "object":
+            for c in right.named_children:
+                if c.type == "shorthand_property_identifier":
+                    self.out.exports.append((text(c), text(c)))
+                elif c.type == "pair":
+                    k, v = c.child_by_field_name("key"), c.child_by_field_name("value")
+                    if k is not None and v is not None and v.type == "identifier":
+                        self.out.exports.append((text(k), text(v)))
+        elif len(parts) >= 2 and ".".join(parts[:-1]) in ("module.exports", "exports"):
+            name = left.child_by_field_name("property")
+            if is_function and self._at_top(ts):
+                self.add_def(ts, "function", name)
+            elif right.type == "identifier" and name is not None:
+                self.out.exports.append((text(name), text(right)))
+
+    @staticmethod
+    def _at_top(ts) -> bool:
+        p = ts.parent
+        return (
+            p is not None
+            and p.type == "expression_statement"
+            and p.parent is not None
+            and p.parent.type == "program"
+        )
+
+    def _local_binding(self, p) -> None:
+        """The names a parameter or declaration target binds (not its default value or type)."""
+        if p.type in ("required_parameter", "optional_parameter"):
+            p = p.child_by_field_name("pattern")
+        elif p.type == "assignment_pattern":
+            p = p.child_by_field_name("left")
+        if p is None:
+            return
+        if p.type == "identifier":
+            self.local_name(p, text(p))
+        elif p.type in ("object_pattern", "array_pattern", "rest_pattern"):
+            for c in p.named_children:
+                if c.type == "pair_pattern":
+                    c = c.child_by_field_name("value")
+                elif c.type == "object_assignment_pattern":
+                    c = c.child_by_field_name("left")
+                if c is not None:
+                    self._local_binding(c)
+        elif p.type == "shorthand_property_identifier_pattern":
+            self.local_name(p, text(p))
+
+    def _export(self, ts) -> None:
+        """``export default X`` / ``export default class X`` / ``export { a as b }`` (no ``from``)."""
+        if ts.child_by_field_name("source") is not None:
+            return
+        if any(c.type == "default" for c in ts.children):
+            target = ts.child_by_field_name("declaration") or ts.child_by_field_name("value")
+            if target is not None:
+                name = target.child_by_field_name("name") if target.type != "identifier" else target
+                if name is not None:
+                    self.out.exports.append(("default", text(name)))
+            return
+        for c in ts.named_children:
+            if c.type == "export_clause":
+                for spec in c.named_children:
+                    n, a = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                    if n is not None:
+                        self.out.exports.append((text(a or n), text(n)))
+
+    def _param_types(self, params) -> None:
+        for p in params.named_children:
+            if p.type not in ("required_parameter", "optional_parameter"):
+                continue
+            pat = p.child_by_field_name("pattern")
+            tname = _type_name(p.child_by_field_name("type"))
+            if pat is None or not tname:
+                continue
+            if pat.type == "identifier":
+                self.type_fact(params, text(pat), tname)
+            # constructor(private readonly repo: Repo) declares this.repo
+            if (
+                any(c.type in ("accessibility_modifier", "readonly") for c in p.children)
+                and pat.type == "identifier"
+            ):
+                self.type_fact(params, f"this.{text(pat)}", tname)
+
+    def _assign(self, ts) -> None:
+        parent = ts.parent
+        top = parent is not None and (
+            parent.type == "program"
+            or (
+                parent.type == "export_statement"
+                and parent.parent is not None
+                and parent.parent.type == "program"
+            )
+        )
+        is_const = any(c.type == "const" for c in ts.children)
+        for decl in ts.named_children:
+            if decl.type != "variable_declarator":
+                continue
+            name = decl.child_by_field_name("name")
+            value = decl.child_by_field_name("value")
+            if value is not None and value.type == "call_expression":
+                fn = value.child_by_field_name("function")
+                if fn is not None and fn.type == "identifier" and text(fn) == "require":
+                    self._require(decl, name, value)
+                    continue
+            if (
+                value is not None
+                and value.type == "new_expression"
+                and name is not None
+                and name.type == "identifier"
+            ):
+                ctor = dotted(value.child_by_field_name("constructor"))
+                if ctor:
+                    self.type_fact(decl, text(name), ctor)
+            elif name is not None and name.type == "identifier":
+                tname = _type_name(decl.child_by_field_name("type"))
+                if tname:
+                    self.type_fact(decl, text(name), tname)
+            is_function = value is not None and value.type in (
+                "arrow_function",
+                "function_expression",
+                "generator_function",
+            )
+            if not top and name is not None and not is_function:  # a function value is a nested def
+                self._local_binding(name)  # kept only inside a function (see Extractor.local_name)
+            if not top or name is None or name.type != "identifier":
+                continue
+            if value is not None and value.type in (
+                "arrow_function",
+                "function_expression",
+                "generator_function",
+            ):
+                continue  # captured as @function
+            self.add_def(decl, "constant" if is_const else "variable", name)
+
+    def _require(self, decl, name, call) -> None:
+        args = call.child_by_field_name("arguments")
+        if args is None or args.named_child_count == 0 or args.named_children[0].type != "string":
+            return
+        module = text(args.named_children[0])[1:-1]
+        nid = self.import_node(decl, module)
+        if name is None:
+            return
+        if name.type == "identifier":
+            self.bind(decl, text(name), module, "*", node=nid)
+        elif name.type == "object_pattern":
+            for p in name.named_children:
+                if p.type == "shorthand_property_identifier_pattern":
+                    self.bind(decl, text(p), module, text(p), node=nid)
+                elif p.type == "pair_pattern":
+                    k, v = p.child_by_field_name("key"), p.child_by_field_name("value")
+                    if k is not None and v is not None and v.type == "identifier":
+                        self.bind(decl, text(v), module, text(k), node=nid)
+
+    def _import(self, ts) -> None:
+        src = ts.child_by_field_name("source")
+        if src is None:
+            return
+        module = text(src)[1:-1]
+        nid = self.import_node(ts, module)
+
+        def add(local: str, imported: str, reexport: bool = False) -> None:
+            self.bind(ts, local, module, imported, reexport=reexport, node=nid)
+
+        if ts.type == "import_statement":
+            for clause in ts.named_children:
+                if clause.type != "import_clause":
+                    continue
+                for c in clause.named_children:
+                    if c.type == "identifier":
+                        add(text(c), "default")
+                    elif c.type == "namespace_import":
+                        ident = c.named_children[0] if c.named_child_count else None
+                        if ident is not None:
+                            add(text(ident), "*")
+                    elif c.type == "named_imports":
+                        for spec in c.named_children:
+                            if spec.type != "import_specifier":
+                                continue
+                            n, a = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                            add(text(a or n), text(n))
+            if not any(c.type == "import_clause" for c in ts.named_children):
+                add("", "")  # side-effect import: file edge only
+        else:  # export ... from
+            clause = next((c for c in ts.named_children if c.type == "export_clause"), None)
+            ns = next((c for c in ts.named_children if c.type == "namespace_export"), None)
+            if clause is not None:
+                for spec in clause.named_children:
+                    if spec.type != "export_specifier":
+                        continue
+                    n, a = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                    add(text(a or n), text(n), True)
+            elif ns is not None:
+                ident = ns.named_children[0] if ns.named_child_count else None
+                if ident is not None:
+                    add(text(ident), "*", True)
+            else:
+                add("*", "*", True)
+
+
+def _type_name(typ) -> str | None:
+    if typ is None:
+        return None
+    inner = typ.named_children[0] if typ.type == "type_annotation" and typ.named_child_count else typ
+    if inner.type == "generic_type":
+        inner = inner.child_by_field_name("name")
+    if inner is not None and inner.type in ("type_identifier", "nested_type_identifier"):
+        return text(inner)
+    return None
+
+
+def _doc_comment(outer) -> str | None:
+    prev = outer.prev_named_sibling
+    if prev is not None and prev.type == "comment" and prev.end_point[0] >= outer.start_point[0] - 1:
+        doc = text(prev)
+        if doc.startswith("/**"):
+            doc = re.sub(r"^/\*\*|\*/$", "", doc)
+            doc = "\n".join(line.strip().lstrip("*").strip() for line in doc.splitlines())
+            return squash(doc, MAX_DOCSTRING) or None
+    return None
+
+
+class EcmaScript(LanguageModule):
+    """Shared facts of the four dialects; each label differs in grammar, extensions and query."""
+
+    family = "ecmascript"
+    extracts = "classes, interfaces, enums, type aliases, namespaces, functions, methods, fields, JSDoc"
+    resolution = (
+        "ES imports and re-exports, export default, CommonJS require, this/super, typed and new-ed locals"
+    )
+    builtins = BUILTINS
+    # ``self`` too: the ``const self = this`` idiom (rxjs, three.js examples, Django's admin JS)
+    self_names = frozenset({"this", "self"})
+    super_names = frozenset({"super"})
+    self_type_exprs = frozenset({"this.constructor"})
+    self_type_annotations = frozenset({"this"})
+    method_containers = METHOD_CONTAINERS | {"namespace"}
+    test_suffixes = (".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx", ".spec.tsx")
+    generated_suffixes = (".generated.ts", ".generated.js", ".gen.ts")
+    extractor = EcmaScriptExtractor
+
+    def resolve_module(self, project, from_path: str, spec: str) -> str | None:
+        if not spec.startswith("."):
+            return None
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec))
+        stem = base
+        for ext in (".js", ".jsx", ".mjs", ".cjs"):
+            if base.endswith(ext):
+                stem = base[: -len(ext)]
+        candidates = [base] + [stem + e for e in MODULE_EXTS] + [f"{base}/index{e}" for e in MODULE_EXTS]
+        for c in candidates:
+            if c in project.files:
+                return c
+        return None
+
+
+class TypeScript(EcmaScript):
+    name = "TypeScript"
+    label = "typescript"
+    grammar = "typescript"
+    extensions = (".ts", ".mts", ".cts", ".d.ts")
+    query = "typescript.scm"
+
+
+class Tsx(EcmaScript):
+    name = "TSX"
+    label = "tsx"
+    grammar = "tsx"
+    extensions = (".tsx",)
+    query = "typescript.scm"
+
+
+class JavaScript(EcmaScript):
+    name = "JavaScript"
+    label = "javascript"
+    grammar = "javascript"
+    extensions = (".js", ".mjs", ".cjs")
+    query = "javascript.scm"
+
+
+class Jsx(EcmaScript):
+    name = "JSX"
+    label = "jsx"
+    grammar = "javascript"
+    extensions = (".jsx",)
+    query = "javascript.scm"
+
+
+LANGUAGES = (TypeScript(), Tsx(), JavaScript(), Jsx())

@@ -1,0 +1,106 @@
+"""Dart over fixtures/repos/dart (a library with parts, an export, a package: import from a test)."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegraph.index.extract import extract
+from codegraph.mcp.dispatch import call_tool
+from codegraph.query.graph import callees, callers
+
+
+def caller_names(reader, symbol):
+    return sorted({s.node.qualified_name for g in callers(reader, symbol).groups for s in g.sites})
+
+
+def callee_names(reader, symbol):
+    return sorted({s.node.qualified_name for g in callees(reader, symbol).groups for s in g.sites})
+
+
+def edges_of(reader, kind):
+    return set(
+        tuple(row)
+        for row in reader.conn.execute(
+            "SELECT s.qualified_name, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source"
+            " JOIN nodes t ON t.id = e.target WHERE e.kind = ?",
+            (kind,),
+        )
+    )
+
+
+@pytest.fixture
+def dart(indexed):
+    return indexed("dart")
+
+
+def test_dart_bodies_that_follow_their_signature_belong_to_the_function():
+    src = (
+        b"int add(int a, int b) {\n  return a + b;\n}\n\nclass A {\n  void run() {\n    add(1, 2);\n  }\n}\n"
+    )
+    fx = extract("lib/a.dart", src, "dart")
+    spans = {
+        n.qualified_name: (n.start_line, n.end_line) for n in fx.nodes if n.kind in ("function", "method")
+    }
+    assert spans == {"add": (1, 3), "A::run": (6, 8)}
+    assert [(r.name, r.line) for r in fx.refs if r.kind == "calls"] == [("add", 7)]
+
+
+def test_dart_part_files_share_their_library_scope(dart):
+    # circle.dart (a part) constructs nothing it imports: Shape comes from the sibling part
+    assert ("Circle", "Shape") in edges_of(dart, "extends")
+    assert ("Shape", "Describable") in edges_of(dart, "extends")  # `with Describable`
+
+
+def test_dart_package_import_reaches_names_the_library_exports(dart):
+    # test/registry_test.dart imports package:shapes/shapes.dart, which exports src/registry.dart
+    assert ("main", "Registry") in edges_of(dart, "instantiates")
+    assert "Registry::add" in callee_names(dart, "main")
+    assert "Registry::total" in callee_names(dart, "main")
+
+
+def test_dart_bare_call_inside_a_class_means_its_member_or_a_base_member(dart):
+    assert callee_names(dart, "Shape.describe") == ["Shape::area", "Shape::name"]
+    assert "Circle::area" in callee_names(dart, "Circle.compareTo")
+
+
+def test_dart_constructor_named_after_its_class_instantiates_the_class(dart):
+    assert ("Circle::scaled", "Circle") in edges_of(dart, "instantiates")
+    assert ("Circle::scaled", "Circle::Circle") not in edges_of(dart, "calls")
+
+
+def test_dart_typed_fields_parameters_and_locals_type_their_receivers(dart):
+    # final Counter counter = Counter(); shape: Shape parameter; final bigger = Circle(...)
+    assert callee_names(dart, "Registry.add") == ["Counter::bump", "Shape::describe"]
+    assert "Shape::describe" in callee_names(dart, "Circle.scaled")
+    assert "Circle::scaled" in callee_names(dart, "main")
+    assert "Circle::unit" in callee_names(dart, "main")  # a named constructor
+
+
+def test_dart_builtins_external_and_untyped_calls_stay_unresolved(dart):
+    unresolved = {r[0] for r in dart.conn.execute("SELECT reference_name FROM unresolved_refs")}
+    assert {"print", "math.sqrt", "unknownHelper", "s.area"} <= unresolved
+    assert caller_names(dart, "log") == ["Counter::bump"]
+
+
+def test_every_operation_answers_on_the_dart_fixture(dart, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    root = dart.root
+    cases = {
+        "codegraph_search": ({"query": "Registry"}, "lib/src/registry.dart"),
+        "codegraph_node": ({"symbol": "Circle.scaled"}, "Circle scaled(double factor)"),
+        "codegraph_callers": ({"symbol": "Shape.describe"}, "Registry::add"),
+        "codegraph_callees": ({"symbol": "Registry.add"}, "Counter::bump"),
+        "codegraph_impact": ({"symbol": "Counter.bump"}, "Registry::add"),
+        "codegraph_trace": ({"from": "main", "to": "Counter.bump"}, "Registry::add"),
+        "codegraph_files": ({"path": "lib/src"}, "circle.dart"),
+        "codegraph_explore": (
+            {"query": "how does the registry total the areas of its shapes"},
+            "double total()",
+        ),
+        "codegraph_status": ({}, "dart"),
+    }
+    for tool, (args, expected) in cases.items():
+        result = call_tool(tool, args, default_root=root)
+        text = result["content"][0]["text"]
+        assert result["isError"] is False, (tool, text[:400])
+        assert expected in text, (tool, text[:1500])

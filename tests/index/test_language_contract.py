@@ -1,0 +1,76 @@
+"""The contract every registered language meets: its query compiles, it has a fixture repo, and
+indexing that repo reproduces the golden graph dump exactly (fixtures/golden/<label>.json, rewritten
+only with ``--update-golden``)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from codegraph.index.indexer import index_project
+from codegraph.index.languages import all_languages, language_for, query_for
+from codegraph.paths import ProjectPaths
+from tests.index.golden import dump_graph
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+LABELS = [lang.label for lang in all_languages()]
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_language_query_compiles_against_its_grammar(label):
+    assert query_for(label).pattern_count > 0
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_language_has_a_fixture_repo_in_that_language(label):
+    repo = FIXTURES / "repos" / label
+    assert repo.is_dir(), f"fixtures/repos/{label}/ is missing"
+    labels = {language_for(p.relative_to(repo).as_posix()) for p in repo.rglob("*") if p.is_file()}
+    assert label in {hit[0] for hit in labels if hit}, f"fixtures/repos/{label}/ holds no {label} file"
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_indexing_the_fixture_reproduces_the_golden_graph(label, tmp_path, request):
+    root = tmp_path / label
+    shutil.copytree(FIXTURES / "repos" / label, root)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    got = dump_graph(root / ".codegraph" / "codegraph.db")
+    golden = FIXTURES / "golden" / f"{label}.json"
+    if request.config.getoption("--update-golden"):
+        golden.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n")
+    assert golden.is_file(), f"no golden for {label}: run with --update-golden and read it"
+    want = json.loads(golden.read_text())
+    assert got["nodes"] == want["nodes"]
+    assert got["edges"] == want["edges"]
+    assert got["unresolved"] == want["unresolved"]
+
+
+def test_every_file_extension_belongs_to_one_language():
+    seen = {}
+    for lang in all_languages():
+        for ext in lang.extensions:
+            assert ext.startswith(".") and ext == ext.lower(), (lang.label, ext)
+            assert ext not in seen, f"{ext} claimed by {seen.get(ext)} and {lang.label}"
+            seen[ext] = lang.label
+
+
+def test_readme_language_table_is_generated_from_the_registry():
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "languages_table.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_language_declares_what_the_readme_table_says(label):
+    from codegraph.index.languages import module_for
+
+    lang = module_for(label)
+    assert lang.name and lang.extracts and lang.resolution and lang.extensions
