@@ -64,6 +64,9 @@ class Ref:
     line: int
     col: int
     receiver: str | None = None
+    # Number of arguments at a call site, for languages that pick among overloads by it (Java,
+    # Kotlin); None when the language does not record it.
+    arity: int | None = None
 
 
 @dataclass(slots=True)

@@ -64,6 +64,8 @@ def _relation(r: graph.RelationResult) -> str:
             out.append(f"  ({hint})")
         for s in g.sites:
             new = " [new]" if s.kind == "instantiates" else ""
+            if s.doubt:
+                new += f" [{s.doubt}]"
             if r.operation == "callers":
                 out.append(f"  {_name(s.node)}  {_loc(s.node, s.line)}{new}")
             else:
@@ -79,7 +81,10 @@ def _impact(r: graph.ImpactResult) -> str:
         out.append("  nothing in the project reaches it (no resolved callers, subclasses or references)")
     for depth, nodes in sorted(r.by_depth.items()):
         out.append(f"depth {depth} ({len(nodes)}):")
-        out += [f"  {_name(n)}  {_loc(n)}" for n in nodes]
+        out += [
+            f"  {_name(n)}  {_loc(n)}" + (f"  [{r.doubtful[n.id]}]" if n.id in r.doubtful else "")
+            for n in nodes
+        ]
     out.append(f"files affected ({len(r.files)}): " + (", ".join(map(quote_path, r.files)) or "none"))
     out.append(f"tests affected ({len(r.tests)}): " + (", ".join(map(quote_path, r.tests)) or "none found"))
     return "\n".join(out)
@@ -138,6 +143,15 @@ def _status(r: basic.StatusResult) -> str:
         f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
         "languages: " + (", ".join(f"{k} {v}" for k, v in r.languages.items()) or "none"),
     ]
+    if r.unresolved:
+        likely = sum(v.get("likely_internal", 0) for v in r.unresolved.values())
+        per = ", ".join(
+            f"{lang} {v.get('unresolved', 0)} ({v.get('likely_internal', 0)})"
+            for lang, v in sorted(r.unresolved.items())
+        )
+        out.append(
+            f"unresolved calls that look project-internal: {likely} — per language, all (internal): {per}"
+        )
     if r.running:
         done, total = r.running.get("done"), r.running.get("total")
         where = f" ({done}/{total} files parsed)" if total else ""

@@ -57,30 +57,45 @@ query_cmd = click.Command(
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
 @click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@click.option(
+    "--min-confidence",
+    type=click.FloatRange(0, 1),
+    help="Leave out edges the resolver was less sure of (0-1; name-only matches are 0.5, the top tier 0.9).",
+)
 @_common
-def callers_cmd(symbol, file, limit, path, as_json):
+def callers_cmd(symbol, file, limit, min_confidence, path, as_json):
     """Who calls SYMBOL (grouped per definition when ambiguous)."""
-    _run(path, as_json, graph.callers, symbol, file=file, limit=limit)
+    _run(path, as_json, graph.callers, symbol, file=file, limit=limit, min_confidence=min_confidence)
 
 
 @click.command("callees")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
 @click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@click.option(
+    "--min-confidence",
+    type=click.FloatRange(0, 1),
+    help="Leave out edges the resolver was less sure of (0-1; name-only matches are 0.5, the top tier 0.9).",
+)
 @_common
-def callees_cmd(symbol, file, limit, path, as_json):
+def callees_cmd(symbol, file, limit, min_confidence, path, as_json):
     """What SYMBOL calls."""
-    _run(path, as_json, graph.callees, symbol, file=file, limit=limit)
+    _run(path, as_json, graph.callees, symbol, file=file, limit=limit, min_confidence=min_confidence)
 
 
 @click.command("impact")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
 @click.option("--depth", type=click.IntRange(1, 10), default=3, show_default=True)
+@click.option(
+    "--min-confidence",
+    type=click.FloatRange(0, 1),
+    help="Leave out edges the resolver was less sure of (0-1; name-only matches are 0.5, the top tier 0.9).",
+)
 @_common
-def impact_cmd(symbol, file, depth, path, as_json):
+def impact_cmd(symbol, file, depth, min_confidence, path, as_json):
     """Blast radius of changing SYMBOL."""
-    _run(path, as_json, graph.impact, symbol, file=file, depth=depth)
+    _run(path, as_json, graph.impact, symbol, file=file, depth=depth, min_confidence=min_confidence)
 
 
 @click.command("trace")

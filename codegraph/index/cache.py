@@ -11,7 +11,7 @@ import zlib
 from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
 # Bumped whenever the encoded shape or the extractor's output changes: older cache rows are re-parsed.
-CACHE_VERSION = "5"
+CACHE_VERSION = "8"
 _NODE_FIELDS = Node.__slots__
 _REF_FIELDS = Ref.__slots__
 _IMPORT_FIELDS = ImportBinding.__slots__

@@ -25,7 +25,7 @@ from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
-from codegraph.index.encoding import pep263_encoding, to_utf8
+from codegraph.index.encoding import to_utf8
 from codegraph.index.resolve import resolve
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
@@ -52,6 +52,7 @@ class IndexSummary:
     nodes: int = 0
     edges: int = 0
     unresolved: int = 0
+    unresolved_likely_internal: int = 0
     skipped: dict[str, int] = field(default_factory=dict)  # reason → count
     seconds: float = 0.0
     changed: bool = True
@@ -62,7 +63,8 @@ class IndexSummary:
         verb = "indexed" if self.changed else "up to date"
         return (f"{self.repaired}; " if self.repaired else "") + (
             f"{verb}: {self.files} files ({self.parsed} parsed, {self.reused} unchanged, {self.removed} removed), "
-            f"{self.nodes} nodes, {self.edges} edges, {self.unresolved} unresolved references; "
+            f"{self.nodes} nodes, {self.edges} edges, {self.unresolved} unresolved references "
+            f"({self.unresolved_likely_internal} likely internal); "
             f"skipped: {skipped}; {self.seconds:.2f}s"
         )
 
@@ -89,9 +91,9 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
 def source_utf8(data: bytes, language: str | None) -> bytes:
     """A source file's bytes as the UTF-8 text extraction and display work on (BOMs, UTF-16/32, a
     declared codec; issue 9). Columns are byte offsets into this text."""
-    # LANGUAGE FACT, to move into the Python language module: Python files declare their codec with a
-    # PEP 263 coding cookie on line 1 or 2.
-    declared = pep263_encoding(data) if language == "python" else None
+    from codegraph.index.languages import module_for
+
+    declared = module_for(language).declared_encoding(data) if language else None  # Python: PEP 263
     return to_utf8(data, declared)
 
 
@@ -363,6 +365,7 @@ def _update(
         "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
         "cgpy_cache_version": cache.CACHE_VERSION,
+        "cgpy_unresolved": resolution.unresolved_by_language,
     }
     writer.write_index(
         conn,
@@ -380,10 +383,23 @@ def _update(
     summary.files = summary.parsed + summary.reused
 
 
+def _json_or_empty(text: str) -> dict:
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     summary.nodes = conn.execute("SELECT COUNT(*) FROM nodes").fetchone()[0]
     summary.edges = conn.execute("SELECT COUNT(*) FROM edges").fetchone()[0]
     summary.unresolved = conn.execute("SELECT COUNT(*) FROM unresolved_refs").fetchone()[0]
+    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_unresolved'").fetchone()
+    by_language = _json_or_empty(row[0]) if row else {}
+    summary.unresolved_likely_internal = sum(v.get("likely_internal", 0) for v in by_language.values())
     counts: dict[str, int] = {}
     for reason in skipped.values():
         key = reason.split(" (", 1)[0]

@@ -40,8 +40,14 @@ MAX_HOPS = 8
 # What a member written outside its owner can belong to: a type, or a JS constructor function
 # (``Foo.prototype.bar = function``).
 OWNER_KINDS = ENCLOSING_TYPES | {"function"}
+VALUE_TARGETS = frozenset({"function", "method", "class"})
 VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})
+# Edge confidence by how the target was found (default 0.9, the top tier: an import, a scope, a
+# stated or inferred type). The lowest tier are guesses: the one definition of a bare name anywhere
+# in the project ("exact-match"), one of several same-arity overloads ("overload-guess").
+TOP_CONFIDENCE = 0.9
+CONFIDENCE = {"exact-match": 0.5, "overload-guess": 0.5}
 PACKAGE = "\0pkg:"  # prefix of a module handle that stands for several files (a Go package…)
 MAX_PACKAGE_IMPORT_EDGES = 64
 
@@ -52,6 +58,8 @@ class Resolution:
 
     edges: list[Edge] = field(default_factory=list)
     unresolved: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, file path, language)
+    # per language: {"unresolved": n, "likely_internal": m} — see likely_internal()
+    unresolved_by_language: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 class _Project:
@@ -82,6 +90,8 @@ class _Project:
         self.returns: dict[str, list[str]] = defaultdict(list)
         self._returns_memo: dict[str, Node | None] = {}
         self._value_memo: dict[str, Node | None] = {}
+        self._mro_memo: dict[str, list[str]] = {}
+        self._class_of_active: set[tuple[str, str]] = set()
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -327,19 +337,57 @@ class _Project:
         return None, ""
 
     def member(self, class_id: str, name: str) -> Node | None:
-        """``name`` defined in class ``class_id`` or (breadth-first) one of its bases in the project."""
-        seen = set()
-        queue = [class_id]
-        while queue:
-            cid = queue.pop(0)
-            if cid in seen or len(seen) > 32:
-                continue
-            seen.add(cid)
+        """``name`` defined in class ``class_id`` or the first of its bases in the project that
+        defines it, in method resolution order (an override in a subclass wins)."""
+        for cid in self.mro(class_id):
             hits = self.children.get(cid, {}).get(name)
             if hits:
                 return hits[-1]
-            queue.extend(self.bases.get(cid, ()))
         return None
+
+    def bases_complete(self) -> None:
+        """Forget orders and answers worked out while the bases were still being resolved."""
+        self._mro_memo.clear()
+        self._value_memo.clear()
+        self._returns_memo.clear()
+
+    def mro(self, class_id: str) -> list[str]:
+        """``class_id`` and its bases in the project, in C3 linearization order (Python's MRO; for
+        single inheritance simply the chain up); breadth-first when the bases admit no C3 order."""
+        memo = self._mro_memo.get(class_id)
+        if memo is None:
+            self._mro_memo[class_id] = [class_id]  # a cycle in the bases resolves to the class alone
+            memo = self._c3(class_id) or self._breadth_first(class_id)
+            self._mro_memo[class_id] = memo
+        return memo
+
+    def _c3(self, class_id: str) -> list[str] | None:
+        bases = [b for b in self.bases.get(class_id, ()) if b != class_id]
+        seqs = [list(self.mro(b)) for b in bases] + [list(bases)]
+        out = [class_id]
+        while any(seqs):
+            for seq in seqs:
+                head = seq[0] if seq else None
+                if head is not None and not any(head in other[1:] for other in seqs):
+                    break
+            else:
+                return None  # inconsistent hierarchy
+            out.append(head)
+            for seq in seqs:
+                if seq and seq[0] == head:
+                    del seq[0]
+            if len(out) > 64:
+                return None
+        return out
+
+    def _breadth_first(self, class_id: str) -> list[str]:
+        order, queue = [], [class_id]
+        while queue and len(order) <= 32:
+            cid = queue.pop(0)
+            if cid not in order:
+                order.append(cid)
+                queue.extend(self.bases.get(cid, ()))
+        return order
 
     def type_of(self, path: str, source_id: str, var: str) -> Node | None:
         """The class a variable holds, when the scope states exactly one type for it."""
@@ -397,6 +445,17 @@ class _Project:
             cls = self.enclosing_class(scope_id)
             method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
             return self.return_class(method) if method is not None else None
+        if expr.count(".") == 1 and (scope_id, expr) not in self._class_of_active:
+            # store.add where store is a typed local: what that method returns
+            head, attr = expr.split(".")
+            self._class_of_active.add((scope_id, expr))  # x = x.next() must not loop
+            try:
+                typed = self.type_of(path, scope_id, head)
+            finally:
+                self._class_of_active.discard((scope_id, expr))
+            if typed is not None:
+                method = self.member(typed.id, attr)
+                return self.return_class(method) if method is not None and method.kind == "method" else None
         target = self.resolve_dotted(path, scope_id, expr)
         if not isinstance(target, Node):
             return None
@@ -529,7 +588,8 @@ def resolve(files: list[FileExtraction]) -> Resolution:
     for f in files:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
-                target = project.resolve_dotted(f.path, ref.source, ref.name)
+                hit = project.lang[f.path].resolve_ref(project, f.path, ref)
+                target = hit[0] if hit is not None else project.resolve_dotted(f.path, ref.source, ref.name)
                 if isinstance(target, Node):
                     target = project.lang[target.file_path].canonical(project, target)
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
@@ -538,6 +598,7 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                     edges.append(_edge(ref.source, target, ref.kind, ref, "import", 0.9))
                 else:
                     out.unresolved.append((ref, f.path, f.language))
+    project.bases_complete()
     seen: set[tuple[str, str, str]] = set()
     for f in files:
         file_id = f"file:{f.path}"
@@ -575,10 +636,11 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                 continue
             target, how = _resolve_ref(project, f.path, ref)
             if target is None:
-                out.unresolved.append((ref, f.path, f.language))
+                if ref.kind != "value":  # an argument that is no project function is just data
+                    out.unresolved.append((ref, f.path, f.language))
                 continue
             target = project.lang[target.file_path].canonical(project, target)
-            if ref.kind == "references":
+            if ref.kind in ("references", "value"):
                 kind = "references"
             elif target.kind in TYPE_TARGETS:
                 kind = "instantiates"
@@ -588,11 +650,48 @@ def resolve(files: list[FileExtraction]) -> Resolution:
             if kind == "references" and key in seen:
                 continue
             seen.add(key)
-            edges.append(_edge(ref.source, target, kind, ref, how, 0.9 if how != "exact-match" else 0.8))
+            edges.append(_edge(ref.source, target, kind, ref, how, CONFIDENCE.get(how, TOP_CONFIDENCE)))
+    counted = set()
+    for ref, path, language in out.unresolved:
+        key = (ref.source, ref.name, ref.kind, ref.line, ref.col)
+        if key in counted:  # the store keeps one row per distinct reference
+            continue
+        counted.add(key)
+        counts = out.unresolved_by_language.setdefault(language, {"unresolved": 0, "likely_internal": 0})
+        counts["unresolved"] += 1
+        counts["likely_internal"] += likely_internal(project, path, ref)
     return out
 
 
+def likely_internal(project: _Project, path: str, ref: Ref) -> bool:
+    """Does an unresolved call look like it should reach project code? A bare name that no import,
+    local or builtin explains, or a member called through ``self``/``this`` — not ``x.map()`` on an
+    unknown receiver, nor a name imported from a package outside the project (issue 11)."""
+    if ref.kind not in ("calls", "instantiates"):
+        return False
+    lang = project.lang[path]
+    if ref.receiver is None:
+        if ref.name in lang.builtins or ref.name in project.bindings[path]:
+            return False
+        if any(project.module_file(path, star.module) is None for star in project.star[path]):
+            return False  # a wildcard import from outside the project may define it
+        return not any(ref.name in project.locals.get(s.id, ()) for s in project.scopes(ref.source))
+    return ref.receiver in lang.self_names and "." not in ref.name[len(ref.receiver) + 1 :]
+
+
 def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
+    if ref.kind == "value":  # a function or class passed as a value
+        target, how = _resolve_call(project, path, ref)
+        if target is None or target.kind not in VALUE_TARGETS or how == "exact-match":
+            return None, ""  # only a name the file binds: a stray argument never guesses
+        return target, how
+    return _resolve_call(project, path, ref)
+
+
+def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, str]:
+    hit = project.lang[path].resolve_ref(project, path, ref)
+    if hit is not None:
+        return hit
     name = ref.name
     if ref.kind == "references":
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)
@@ -624,6 +723,11 @@ def _resolve_ref(project: _Project, path: str, ref: Ref) -> tuple[Node | None, s
             if target is not None and _callable(target):
                 return target, "super"
         return None, ""
+    if recv.endswith("()") and "(" not in recv[:-2]:
+        # UserRepo().save(): the class the call constructs or the function returns
+        made = project.class_of(path, ref.source, recv[:-2])
+        target = project.member(made.id, method) if made is not None else None
+        return (target, "return-type") if target is not None and _callable(target) else (None, "")
     if recv.startswith("<"):
         return None, ""
     head = recv.split(".", 1)[0]

@@ -9,6 +9,7 @@ bad arguments and internal failures.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 from pathlib import Path
@@ -88,13 +89,21 @@ def _handlers():
             r, a["query"], kind=a.get("kind"), limit=a.get("limit", 20)
         ),
         "codegraph_callers": lambda r, a: graph.callers(
-            r, a["symbol"], file=a.get("file"), limit=a.get("limit", 20)
+            r,
+            a["symbol"],
+            file=a.get("file"),
+            limit=a.get("limit", 20),
+            min_confidence=a.get("minConfidence"),
         ),
         "codegraph_callees": lambda r, a: graph.callees(
-            r, a["symbol"], file=a.get("file"), limit=a.get("limit", 20)
+            r,
+            a["symbol"],
+            file=a.get("file"),
+            limit=a.get("limit", 20),
+            min_confidence=a.get("minConfidence"),
         ),
         "codegraph_impact": lambda r, a: graph.impact(
-            r, a["symbol"], file=a.get("file"), depth=a.get("depth", 3)
+            r, a["symbol"], file=a.get("file"), depth=a.get("depth", 3), min_confidence=a.get("minConfidence")
         ),
         "codegraph_trace": lambda r, a: graph.trace(r, a["from"], a["to"], max_depth=a.get("maxDepth", 8)),
         "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=a.get("limit", 200)),
@@ -151,6 +160,14 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
             except ValueError as exc:
                 return _result(str(exc), error=True)
             continue
+        if value is not None and spec.get("type") == "number":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            if not ok or not spec.get("minimum", -math.inf) <= value <= spec.get("maximum", math.inf):
+                return _result(
+                    f"'{key}' must be a number from {spec.get('minimum')} to {spec.get('maximum')}; got {value!r}.",
+                    error=True,
+                )
+            continue
         bound = spec.get("maxLength", MAX_TEXT)  # every string is bounded, declared or not (issue 3)
         if isinstance(value, str) and len(value) > bound:
             return _result(f"'{key}' is {len(value)} characters; the limit is {bound}.", error=True)
@@ -167,7 +184,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         note = before_answer(reader.root)
         result = _HANDLERS[name](reader, arguments)
         text = render(result)
-        changed = [] if name == "codegraph_status" else changed_files(reader, cited_paths(to_data(result)))
+        changed = changed_files(reader, cited_paths(to_data(result))) if name != "codegraph_status" else []
         if changed:
             text = banner(changed) + "\n\n" + text
         if note:

@@ -35,6 +35,12 @@ _FILE = {
     "maxLength": MAX_PATH,
     "description": "File path relative to the project root; a unique suffix or substring also works.",
 }
+_MIN_CONFIDENCE = {
+    "type": "number",
+    "minimum": 0,
+    "maximum": 1,
+    "description": "Leave out edges the resolver was less sure of (name-only matches are 0.5, the top tier 0.9).",
+}
 _LIMIT = {"type": "integer", "minimum": 1, "maximum": 500, "description": "Maximum results (default 20)."}
 
 
@@ -122,13 +128,13 @@ TOOLS: list[dict] = [
     _tool(
         "callers",
         "Who calls this symbol (calls and instantiations), grouped per definition when the name is ambiguous.",
-        {"symbol": _SYMBOL, "file": _FILE, "limit": _LIMIT},
+        {"symbol": _SYMBOL, "file": _FILE, "limit": _LIMIT, "minConfidence": _MIN_CONFIDENCE},
         ["symbol"],
     ),
     _tool(
         "callees",
         "What this symbol calls and instantiates, resolved to definitions in the project.",
-        {"symbol": _SYMBOL, "file": _FILE, "limit": _LIMIT},
+        {"symbol": _SYMBOL, "file": _FILE, "limit": _LIMIT, "minConfidence": _MIN_CONFIDENCE},
         ["symbol"],
     ),
     _tool(
@@ -139,6 +145,7 @@ TOOLS: list[dict] = [
             "symbol": _SYMBOL,
             "file": _FILE,
             "depth": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Hops (default 3)."},
+            "minConfidence": _MIN_CONFIDENCE,
         },
         ["symbol"],
     ),

@@ -65,6 +65,18 @@ class StatusResult:
     deleted: list[str]
     skipped: dict[str, int]
     running: dict | None = None  # a live index run: {"phase", "done", "total", "pid", "started"}
+    # per language: {"unresolved": n, "likely_internal": m} (unresolved calls that look project-internal)
+    unresolved: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def _unresolved_by_language(metadata: dict[str, str]) -> dict[str, dict[str, int]]:
+    import json
+
+    try:
+        value = json.loads(metadata.get("cgpy_unresolved") or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def status(reader: Reader) -> StatusResult:
@@ -98,6 +110,7 @@ def status(reader: Reader) -> StatusResult:
         deleted,
         reasons,
         read_progress(reader.paths),
+        _unresolved_by_language(reader.metadata()),
     )
 
 

@@ -14,13 +14,40 @@ MAX_TRACE_DEPTH = 12  # the bound trace accepts (CLI --max-depth, MCP maxDepth)
 IMPACT_KINDS = ("calls", "instantiates", "extends", "implements", "references", "imports")
 
 
+TOP_CONFIDENCE = 0.9  # the resolver's top tier; below it an answer says how sure it is
+GUESSES = {
+    "exact-match": "name-only match: the one definition of that name in the project",
+    "overload-guess": "one of several overloads that fit the call",
+}
+
+
 @dataclass
 class Site:
-    """One related symbol and where the relation sits (the call line, 1-based)."""
+    """One related symbol and where the relation sits (the call line, 1-based), with the edge's
+    confidence (0–1; None when the index does not say) and how the resolver found it."""
 
     node: Node
     line: int | None
     kind: str
+    confidence: float | None = None
+    resolved_by: str | None = None
+
+    @property
+    def doubt(self) -> str | None:
+        """Why this edge is below the top tier, or None when it is not."""
+        return doubt(self.confidence, self.resolved_by)
+
+
+def doubt(confidence: float | None, resolved_by: str | None) -> str | None:
+    """``"confidence 0.5: name-only match: …"`` for an edge below the top tier, else None."""
+    if confidence is None or confidence >= TOP_CONFIDENCE:
+        return None
+    why = GUESSES.get(resolved_by or "", resolved_by or "lower-confidence rule")
+    return f"confidence {confidence:.1f}: {why}"
+
+
+def _keep(confidence: float | None, min_confidence: float | None) -> bool:
+    return min_confidence is None or confidence is None or confidence >= min_confidence
 
 
 @dataclass
@@ -41,53 +68,81 @@ class RelationResult:
     groups: list[Group]
 
 
-def _related(reader: Reader, op: str, symbol: str, file: str | None, limit: int) -> RelationResult:
+def _related(
+    reader: Reader, op: str, symbol: str, file: str | None, limit: int, min_confidence: float | None
+) -> RelationResult:
     defs = find_symbols(reader, symbol, file=file)
     groups = []
     for d in defs:
-        if op == "callers":
-            edges = reader.incoming([d.id], CALL_KINDS)
-            other = [(e[0], e[3], e[2]) for e in edges]
-        else:
-            edges = reader.outgoing([d.id], CALL_KINDS)
-            other = [(e[1], e[3], e[2]) for e in edges]
+        column, end = ("target", 0) if op == "callers" else ("source", 1)
+        other = [
+            (e[end], e[3], e[2], e[4], e[5])
+            for e in reader.relations(column, [d.id], CALL_KINDS)
+            if _keep(e[4], min_confidence)
+        ]
         found = reader.nodes(o[0] for o in other)
-        sites = [Site(found[o[0]], o[1], o[2]) for o in other if o[0] in found]
+        sites = [Site(found[o[0]], *o[1:]) for o in other if o[0] in found]
         sites.sort(key=lambda s: (s.node.file_path, s.line or 0))
         groups.append(Group(d, sites[:limit], len(sites)))
     return RelationResult(op, symbol, groups)
 
 
-def callers(reader: Reader, symbol: str, *, file: str | None = None, limit: int = 50) -> RelationResult:
+def callers(
+    reader: Reader,
+    symbol: str,
+    *,
+    file: str | None = None,
+    limit: int = 50,
+    min_confidence: float | None = None,
+) -> RelationResult:
     """Who calls or instantiates ``symbol``; one group per definition when the name is ambiguous.
+    ``min_confidence`` (0–1) drops edges the resolver was less sure of.
 
     Raises:
         SymbolNotFound: with close names as suggestions.
     """
-    return _related(reader, "callers", symbol, file, limit)
+    return _related(reader, "callers", symbol, file, limit, min_confidence)
 
 
-def callees(reader: Reader, symbol: str, *, file: str | None = None, limit: int = 50) -> RelationResult:
-    """What ``symbol`` calls or instantiates, resolved to project definitions."""
-    return _related(reader, "callees", symbol, file, limit)
+def callees(
+    reader: Reader,
+    symbol: str,
+    *,
+    file: str | None = None,
+    limit: int = 50,
+    min_confidence: float | None = None,
+) -> RelationResult:
+    """What ``symbol`` calls or instantiates, resolved to project definitions (``min_confidence``
+    as for :func:`callers`)."""
+    return _related(reader, "callees", symbol, file, limit, min_confidence)
 
 
 @dataclass
 class ImpactResult:
-    """Blast radius: symbols that reach the definitions, by distance (1 = direct)."""
+    """Blast radius: symbols that reach the definitions, by distance (1 = direct). ``doubtful`` maps
+    a reached symbol's id to why it is uncertain, when every edge that reached it was below the top
+    confidence tier (a name-only match, an overload guess)."""
 
     symbol: str
     definitions: list[Node]
     by_depth: dict[int, list[Node]]
     files: list[str]
     tests: list[str]
+    doubtful: dict[str, str] = field(default_factory=dict)
 
 
 def impact(
-    reader: Reader, symbol: str, *, file: str | None = None, depth: int = 3, limit: int = 200
+    reader: Reader,
+    symbol: str,
+    *,
+    file: str | None = None,
+    depth: int = 3,
+    limit: int = 200,
+    min_confidence: float | None = None,
 ) -> ImpactResult:
     """Everything that reaches ``symbol`` through calls, instantiation, inheritance, references and
-    imports, breadth-first up to ``depth`` hops. Methods of a class count as the class."""
+    imports, breadth-first up to ``depth`` hops. Methods of a class count as the class. Edges below
+    ``min_confidence`` (0–1) are not followed."""
     defs = find_symbols(reader, symbol, file=file)
     seen = {d.id for d in defs}
     frontier = list(seen)
@@ -96,14 +151,20 @@ def impact(
         if d.kind in ("class", "interface"):
             frontier += [c.id for c in reader.children(d.id)]
     by_depth: dict[int, list[Node]] = {}
+    doubts: dict[str, str | None] = {}  # reached id -> doubt of the surest edge that reached it
     count = 0
     for level in range(1, depth + 1):
-        edges = reader.incoming(frontier, IMPACT_KINDS)
         nxt = []
-        for source, *_ in edges:
+        for source, _, _kind, _line, confidence, how in reader.relations("target", frontier, IMPACT_KINDS):
+            if not _keep(confidence, min_confidence):
+                continue
+            why = doubt(confidence, how)
             if source not in seen:
                 seen.add(source)
                 nxt.append(source)
+                doubts[source] = why
+            elif source in doubts and doubts[source] is not None and why is None:
+                doubts[source] = None
         if not nxt:
             break
         found = reader.nodes(nxt)
@@ -114,12 +175,14 @@ def impact(
         if count >= limit:
             break
     files = sorted({n.file_path for nodes in by_depth.values() for n in nodes})
+    shown = {n.id for nodes in by_depth.values() for n in nodes}
     return ImpactResult(
         symbol,
         defs,
         by_depth,
         [f for f in files if not is_test_path(f)],
         [f for f in files if is_test_path(f)],
+        {nid: why for nid, why in doubts.items() if why and nid in shown},
     )
 
 

@@ -182,6 +182,29 @@ class Reader:
     ) -> list[tuple[str, str, str, int | None]]:
         return self._edges("source", node_ids, kinds)
 
+    def relations(
+        self, column: str, node_ids: Iterable[str], kinds: Iterable[str]
+    ) -> list[tuple[str, str, str, int | None, float | None, str | None]]:
+        """Edges whose ``column`` ("source" or "target") is one of ``node_ids``, with how sure the
+        resolver was: (source, target, kind, line, confidence 0–1 or None, resolvedBy or None)."""
+        ids = list(node_ids)
+        kinds = list(kinds)
+        out = []
+        kmarks = ",".join("?" * len(kinds))
+        for i in range(0, len(ids), 400):
+            chunk = ids[i : i + 400]
+            out.extend(
+                self.conn.execute(
+                    "SELECT source, target, kind, line,"
+                    " CASE WHEN json_valid(metadata) THEN json_extract(metadata, '$.confidence') END,"
+                    " CASE WHEN json_valid(metadata) THEN json_extract(metadata, '$.resolvedBy') END FROM edges"
+                    f" WHERE {column} IN ({','.join('?' * len(chunk))}) AND kind IN ({kmarks})"
+                    " ORDER BY source, line",
+                    [*chunk, *kinds],
+                ).fetchall()
+            )
+        return [tuple(r) for r in out]
+
     def _edges(self, column: str, node_ids: Iterable[str], kinds: Iterable[str]):
         ids = list(node_ids)
         kinds = list(kinds)

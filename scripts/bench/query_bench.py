@@ -50,16 +50,31 @@ QUESTIONS = [
     "how are migrations applied by the migrate command",
     "how does the cache middleware decide whether to cache a response",
 ]
-SYMBOLS = ["QuerySet.filter", "get_object_or_404", "Model.save", "reverse", "render_to_string",
-           "authenticate", "Field.clean", "SQLCompiler.as_sql", "HttpResponse", "get_user_model"]
+SYMBOLS = [
+    "QuerySet.filter",
+    "get_object_or_404",
+    "Model.save",
+    "reverse",
+    "render_to_string",
+    "authenticate",
+    "Field.clean",
+    "SQLCompiler.as_sql",
+    "HttpResponse",
+    "get_user_model",
+]
 
 
 def corpus_dir(name: str) -> Path:
     p = Path(name)
     if p.is_dir():
         return p.resolve()
-    out = subprocess.run(["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True,
-                         check=True).stdout.strip().splitlines()
+    out = (
+        subprocess.run(
+            ["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True, check=True
+        )
+        .stdout.strip()
+        .splitlines()
+    )
     return Path(out[-1])
 
 
@@ -75,8 +90,12 @@ def pct(values: list[float], q: float) -> float:
 
 
 def summary(ms: list[float]) -> dict:
-    return {"n": len(ms), "p50": round(statistics.median(ms), 1), "p95": round(pct(ms, 0.95), 1),
-            "max": round(max(ms), 1)}
+    return {
+        "n": len(ms),
+        "p50": round(statistics.median(ms), 1),
+        "p95": round(pct(ms, 0.95), 1),
+        "max": round(max(ms), 1),
+    }
 
 
 def _explore(reader: Reader, q: str) -> None:
@@ -131,15 +150,23 @@ def main(argv: list[str] | None = None) -> int:
             ex_all, ex_per = timed(_explore, reader, QUESTIONS, args.reps)
             ca_all, ca_per = timed(_callers, reader, SYMBOLS, args.reps)
             files = reader.file_count
-    report = {"corpus": args.corpus, "files": files, "index_s": round(index_s, 1), "reps": args.reps,
-              "explore": summary(ex_all), "callers": summary(ca_all),
-              "explore_per_question": {q: summary(v) for q, v in ex_per.items()},
-              "callers_per_symbol": {s: summary(v) for s, v in ca_per.items()}}
+    report = {
+        "corpus": args.corpus,
+        "files": files,
+        "index_s": round(index_s, 1),
+        "reps": args.reps,
+        "explore": summary(ex_all),
+        "callers": summary(ca_all),
+        "explore_per_question": {q: summary(v) for q, v in ex_per.items()},
+        "callers_per_symbol": {s: summary(v) for s, v in ca_per.items()},
+    }
     if args.json:
         print(json.dumps(report, indent=1))
         return 0
-    print(f"# query_bench  corpus={args.corpus}  files={files}  index {report['index_s']} s  "
-          f"reps={args.reps}  (warm, in-process, ms)")
+    print(
+        f"# query_bench  corpus={args.corpus}  files={files}  index {report['index_s']} s  "
+        f"reps={args.reps}  (warm, in-process, ms)"
+    )
     for op in ("explore", "callers"):
         s = report[op]
         print(f"{op:8} p50 {s['p50']:7.1f}  p95 {s['p95']:7.1f}  max {s['max']:7.1f}  (n={s['n']})")

@@ -94,6 +94,15 @@ def _edges_at(conn: sqlite3.Connection) -> dict[tuple[str, int], list[tuple[str 
     return out
 
 
+def _same_callee(ref: str, callee: str) -> bool:
+    """The edge's callee text names the labelled call. A receiver that is itself a call is written
+    ``Foo().bar`` or ``<expr>.bar`` depending on the tool's version: both name the call ``bar``."""
+    if ref == callee:
+        return True
+    loose = ("()" in ref or ref.startswith("<expr>")) and ("()" in callee or callee.startswith("<expr>"))
+    return loose and ref.rsplit(".", 1)[-1] == callee.rsplit(".", 1)[-1]
+
+
 def score(db: Path, labels: dict) -> dict[str, Score]:
     """Score an index against labelled sites. Returns {"all": Score, <resolver>: Score, ...}."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -109,7 +118,7 @@ def score(db: Path, labels: dict) -> dict[str, Score]:
         found = [
             (t_file, t_qname)
             for ref, t_file, t_qname, t_name in at.get((site["file"], site["line"]), ())
-            if (ref == callee if ref is not None else t_name == tail)
+            if (_same_callee(ref, callee) if ref is not None else t_name == tail)
         ]
         target = site["target"]
         if target is None:

@@ -221,3 +221,111 @@ def test_methods_defined_by_assignment_are_methods_of_their_class_with_their_own
         assert callee_names(reader, "Renderer.constructor") == ["Matrix4"]  # render's calls are its own
         assert callee_names(reader, "Loader.load") == ["fetchIt"]
         assert callee_names(reader, "main") == ["area", "helper"]
+
+
+def test_name_only_matches_are_the_lowest_tier_shown_and_filterable(tmp_path):
+    """Issue 11: confidence you can see — callers say when an edge is a name-only guess, --json
+    always carries confidence, min_confidence drops guesses; status counts likely-internal misses."""
+    import json
+    import subprocess
+    import sys
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.query.graph import callers, impact
+    from codegraph.render import render, to_data
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "util.py").write_text("def helper():\n    return 1\n")
+    (tmp_path / "app.py").write_text(
+        "from util import helper\n\n\ndef run():\n    return helper()\n\n\nclass A:\n    def go(self):\n"
+        "        self.missing()\n        nowhere()\n        return [].append(1)\n"
+    )
+    (tmp_path / "loose.py").write_text("def guess():\n    return helper()\n")  # no import: a name-only match
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.unresolved_likely_internal == 2  # self.missing() and nowhere(); not [].append
+    with Reader(tmp_path) as reader:
+        result = callers(reader, "helper")
+        text = render(result)
+        assert "run (function)" in text and "confidence" not in text.split("run (function)")[1].split("\n")[0]
+        assert "guess (function)" in text and "[confidence 0.5: name-only match" in text
+        sites = to_data(result)["groups"][0]["sites"]
+        assert {s["node"]["name"]: (s["confidence"], s["resolved_by"]) for s in sites} == {
+            "run": (0.9, "import"),
+            "guess": (0.5, "exact-match"),
+        }
+        sure = callers(reader, "helper", min_confidence=0.9)
+        assert [s.node.name for g in sure.groups for s in g.sites] == ["run"]
+        assert [n.name for n in impact(reader, "helper", min_confidence=0.9).by_depth[1]] == ["app.py", "run"]
+    out = subprocess.run(
+        [sys.executable, "-m", "codegraph", "status", "--json", "--path", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out)["unresolved"]["python"] == {"unresolved": 3, "likely_internal": 2}
+
+
+def test_functions_passed_as_values_are_references_that_impact_finds(tmp_path):
+    """Issue 11: ``partial(f, 1)``, ``signal.connect(handler)``, ``arr.map(transform)`` — a
+    ``references`` edge from the place that passes the function; stray arguments bind nothing."""
+    from functools import partial  # noqa: F401 - the fixture below uses it by name
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.query.graph import impact
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "handlers.py").write_text(
+        "def on_save(sender):\n    return sender\n\n\ndef data():\n    return 1\n"
+    )
+    (tmp_path / "wire.py").write_text(
+        "from functools import partial\n\nfrom handlers import on_save\n\n\n"
+        "def setup(signal, data):\n    signal.connect(on_save)\n    return partial(on_save, 1), print(data)\n"
+    )
+    (tmp_path / "ui.js").write_text(
+        "function transform(x) { return x; }\nexport function run(xs) {\n  return xs.map(transform);\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        refs = {
+            tuple(r)
+            for r in reader.conn.execute(
+                "SELECT s.name, t.name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+                " WHERE e.kind = 'references'"
+            )
+        }
+        assert refs == {("setup", "on_save"), ("run", "transform")}  # `data` is a parameter: no edge
+        assert "setup" in [n.name for n in impact(reader, "on_save").by_depth[1]]
+        unresolved = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
+        assert "data" not in unresolved  # a plain argument is not an unresolved reference
+
+
+def test_inherited_methods_resolve_in_method_resolution_order_and_overrides_win(tmp_path):
+    """Issue 11: ``UserRepo().save()``, ``r = UserRepo(); r.save()``, ``self.repo.save()`` through the
+    class hierarchy, in C3 order: class D(B, C) with B(A), C(A) finds C.save before A.save."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "repo.py").write_text(
+        "class Repo:\n    def save(self):\n        return 1\n\n    def delete(self):\n        return 0\n\n\n"
+        "class UserRepo(Repo):\n    def delete(self):\n        return 2\n\n\n"
+        "class A:\n    def save(self):\n        return 'a'\n\n\nclass B(A):\n    pass\n\n\n"
+        "class C(A):\n    def save(self):\n        return 'c'\n\n\nclass D(B, C):\n    pass\n"
+    )
+    (tmp_path / "service.py").write_text(
+        "from repo import D, UserRepo\n\n\nclass Service:\n    def __init__(self):\n        self.repo = UserRepo()\n\n"
+        "    def run(self):\n        UserRepo().save()\n        r = UserRepo()\n        r.delete()\n"
+        "        self.repo.save()\n"
+        "        return D().save()\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert callee_names(reader, "Service.run") == [
+            "C::save",
+            "D",
+            "Repo::save",
+            "UserRepo",
+            "UserRepo::delete",
+        ]

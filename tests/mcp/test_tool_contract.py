@@ -39,16 +39,23 @@ VALID: dict[str, dict[str, tuple[object, dict | None]]] = {  # param → (value,
         "symbolsOnly": (True, FILE_MODE),
     },
     "codegraph_search": {"query": ("build_filter", None), "kind": ("method", None), "limit": (5, None)},
-    "codegraph_callers": {"symbol": ("add", None), "file": ("shop/utils/tree.py", None), "limit": (5, None)},
+    "codegraph_callers": {
+        "symbol": ("add", None),
+        "file": ("shop/utils/tree.py", None),
+        "limit": (5, None),
+        "minConfidence": (0.9, None),
+    },
     "codegraph_callees": {
         "symbol": ("Query.add_q", None),
         "file": ("shop/db/sql/query.py", None),
         "limit": (5, None),
+        "minConfidence": (0.5, None),
     },
     "codegraph_impact": {
         "symbol": ("Query.add_q", None),
         "file": ("shop/db/sql/query.py", None),
         "depth": (2, None),
+        "minConfidence": (0.9, None),
     },
     "codegraph_trace": {
         "from": ("QuerySet.filter", None),
@@ -264,3 +271,16 @@ def test_an_integer_outside_its_declared_range_is_refused_with_the_range(all_too
     for good in (lo, hi):
         args = {**(BASES[name] if base is None else base), param: good}
         assert call_tool(name, args, default_root=project)["isError"] is False, (param, good)
+
+
+@pytest.mark.parametrize("name", ["codegraph_callers", "codegraph_callees", "codegraph_impact"])
+def test_min_confidence_outside_zero_to_one_is_refused_and_inside_is_accepted(all_tools, project, name):
+    base = BASES[name]
+    for bad in (1.5, -0.1, "high", True, float("inf")):
+        result = call_tool(name, {**base, "minConfidence": bad}, default_root=project)
+        assert result["isError"] is True, bad
+        assert _text(result) == f"'minConfidence' must be a number from 0 to 1; got {bad!r}.", bad
+    for good in (0, 0.5, 1):
+        assert call_tool(name, {**base, "minConfidence": good}, default_root=project)["isError"] is False, (
+            good
+        )

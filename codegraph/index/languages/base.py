@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from codegraph.index.extract import Extractor
-    from codegraph.model import FileExtraction, ImportBinding, Node
+    from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
 # Kinds a method can live in (a function nested in one is a method; a variable a property).
 METHOD_CONTAINERS = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
@@ -131,6 +131,14 @@ class LanguageModule:
     def visible_files(self, project, path: str) -> list[str]:
         """Files whose top-level names ``path`` sees without an import (same package / directory)."""
         return []
+
+    def resolve_ref(self, project, path: str, ref: Ref) -> tuple[Node | None, str] | None:
+        """This language's own resolution of one reference of file ``path`` (any kind, extends and
+        implements included): ``(target, how)``, ``(None, "")`` for "no edge", or None to leave it
+        to the generic rules. For languages whose scoping the generic rules cannot express (Java,
+        Kotlin: overloads told apart by argument count, static imports, receivers typed through
+        call chains, companion objects, extension functions)."""
+        return None
 
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""

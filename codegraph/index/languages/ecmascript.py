@@ -138,6 +138,13 @@ class EcmaScriptExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
+        args = ts.child_by_field_name("arguments")
+        if args is not None:  # functions passed as values: arr.map(transform), on('x', this.handle)
+            for a in args.named_children:
+                if a.type in ("identifier", "member_expression"):
+                    name = dotted(a)
+                    if name:
+                        self.call_ref(a, name, "value")
         if fn.type == "identifier":
             name = text(fn)
             if name == "require":
@@ -147,7 +154,15 @@ class EcmaScriptExtractor(Extractor):
             name = dotted(fn)
             if name is None:
                 prop = fn.child_by_field_name("property")
-                if prop is not None:
+                obj = fn.child_by_field_name("object")
+                inner = None
+                if obj is not None and obj.type == "new_expression":
+                    inner = dotted(obj.child_by_field_name("constructor"))
+                elif obj is not None and obj.type == "call_expression":
+                    inner = dotted(obj.child_by_field_name("function"))
+                if prop is not None and inner:  # new Foo().bar(), make().bar(): what the call gives
+                    self.ref(ts, "calls", f"{inner}().{text(prop)}", f"{inner}()")
+                elif prop is not None:
                     self.ref(ts, "calls", f"<expr>.{text(prop)}", "<expr>")
             else:
                 self.ref(ts, "calls", name, name.rsplit(".", 1)[0])

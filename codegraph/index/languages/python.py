@@ -9,9 +9,9 @@ Relative imports count leading dots. Receivers ``self`` and ``cls`` mean the enc
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import defaultdict
 
+from codegraph.index.encoding import pep263_encoding
 from codegraph.index.extract import CONSTANT_NAME, MAX_DOCSTRING, Def, Extractor, dotted, squash, text
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
@@ -28,7 +28,6 @@ RuntimeError NotImplementedError StopIteration OSError IOError ImportError Looku
 )
 # Folders that hold importable packages without being one (src-layout and its cousins).
 SOURCE_ROOTS = frozenset({"src", "lib", "python", "python-package"})
-PEP263 = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
 class PythonExtractor(Extractor):
@@ -50,13 +49,19 @@ class PythonExtractor(Extractor):
             fn = ts.child_by_field_name("function")
             if fn is None:
                 return
+            self._passed_values(ts.child_by_field_name("arguments"))
             if fn.type == "identifier":
                 self.ref(ts, "calls", text(fn), None)
             elif fn.type == "attribute":
                 name = dotted(fn)
                 if name is None:
                     tail = text(fn.child_by_field_name("attribute"))
-                    self.ref(ts, "calls", f"<expr>.{tail}", "<expr>")
+                    obj = fn.child_by_field_name("object")
+                    inner = dotted(obj.child_by_field_name("function")) if obj.type == "call" else None
+                    if inner and "()" not in inner:  # UserRepo().save(): a method of what the call returns
+                        self.ref(ts, "calls", f"{inner}().{tail}", f"{inner}()")
+                    else:
+                        self.ref(ts, "calls", f"<expr>.{tail}", "<expr>")
                 else:
                     self.ref(ts, "calls", name, name.rsplit(".", 1)[0])
         elif capture == "import":
@@ -79,6 +84,19 @@ class PythonExtractor(Extractor):
                     self.local_pattern(p)
         elif capture == "target":
             self.local_pattern(ts)
+
+    def _passed_values(self, args) -> None:
+        """Functions passed as values (``partial(f, 1)``, ``signal.connect(handler)``, ``key=fn``):
+        ``value`` references, so impact finds the place that passes them."""
+        if args is None or args.type != "argument_list":
+            return
+        for a in args.named_children:
+            if a.type == "keyword_argument":
+                a = a.child_by_field_name("value")
+            if a is not None and a.type in ("identifier", "attribute"):
+                name = dotted(a)
+                if name:
+                    self.call_ref(a, name, "value")
 
     def _parameter_types(self, ts) -> None:
         params = ts.child_by_field_name("parameters")
@@ -211,13 +229,7 @@ class Python(LanguageModule):
 
     def declared_encoding(self, data: bytes) -> str | None:
         """The PEP 263 coding cookie on line 1 or 2, if any."""
-        for line in data.split(b"\n", 2)[:2]:
-            m = PEP263.match(line)
-            if m:
-                return m.group(1).decode("ascii", "replace")
-            if line.strip() and not line.lstrip().startswith(b"#"):
-                return None
-        return None
+        return pep263_encoding(data)
 
     def prepare(self, project, files) -> None:
         modules: dict[str, str] = {}

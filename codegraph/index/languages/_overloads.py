@@ -1,0 +1,87 @@
+"""Overloads told apart by argument count, for languages whose methods share a name (C#, Scala).
+
+A method's parameter range comes from its stored signature (``(a: Int, b: String = "")`` takes 1 or
+2 arguments; ``(params object[] xs)`` / ``(xs: Int*)`` any number from 0). When a call's argument
+count leaves exactly one overload, that one is the target; when it leaves several (or none), the
+first overload in source order is kept with ``resolvedBy`` ``overload-guess``, so the edge says it
+is a guess instead of picking one silently (issue 10).
+"""
+
+from __future__ import annotations
+
+from codegraph.model import Node
+
+CALLABLE = frozenset({"method", "function"})
+_OPEN = "([{<"
+_CLOSE = ")]}>"
+
+
+def split_params(signature: str) -> list[str]:
+    """The top-level comma-separated items of the first parameter list of ``signature``."""
+    if not signature or not signature.startswith("("):
+        return []
+    depth, item, items = 0, [], []
+    for ch in signature[1:]:
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append("".join(item).strip())
+            item = []
+        else:
+            item.append(ch)
+    last = "".join(item).strip()
+    if last:
+        items.append(last)
+    return items
+
+
+def param_range(signature: str | None) -> tuple[int, int | None]:
+    """(fewest, most) arguments a callable with ``signature`` takes; most is None for varargs.
+    ``this T x`` (a C# extension's receiver) and ``implicit`` lists are not arguments."""
+    items = [p for p in split_params(signature or "") if not p.startswith("this ")]
+    if items and items[0].startswith("implicit "):
+        return 0, 0
+    low, high = 0, 0
+    for p in items:
+        if p.startswith("params ") or p.rstrip().endswith("*"):
+            return low, None
+        high += 1
+        if "=" not in p:
+            low += 1
+    return low, high
+
+
+def fits(node: Node, arity: int) -> bool:
+    low, high = param_range(node.signature)
+    return low <= arity and (high is None or arity <= high)
+
+
+def overloads(project, target: Node) -> list[Node]:
+    """``target`` and the same-named callables of its type (or scope), in source order."""
+    parent = project.parent.get(target.id)
+    if parent is None:
+        return [target]
+    same = [n for n in project.children.get(parent, {}).get(target.name, ()) if n.kind in CALLABLE]
+    if target not in same:
+        same.append(target)
+    return sorted(same, key=lambda n: (n.file_path, n.start_line))
+
+
+def pick(project, target: Node, how: str, arity: int | None) -> tuple[Node, str]:
+    """The overload of ``target``'s name that a call with ``arity`` arguments means."""
+    if target.kind not in CALLABLE:
+        return target, how
+    cands = overloads(project, target)
+    if len(cands) == 1:
+        return target, how
+    if arity is not None:
+        fitting = [n for n in cands if fits(n, arity)]
+        if len(fitting) == 1:
+            return fitting[0], how
+        if fitting:
+            return fitting[0], "overload-guess"
+    return cands[0], "overload-guess"

@@ -1,0 +1,691 @@
+"""Scala: ``.scala`` and ``.sc`` (Scala 2 and 3 syntax).
+
+A file's package comes from its ``package`` clauses; chained clauses (``package a.b`` then
+``package c``) open every package of the chain, so the file sees the members of ``a.b`` and of
+``a.b.c`` without imports, as Scala does; the root package ``scala`` is always open. Qualified names
+are the nesting of definitions (``Order::total``), without the package. ``import a.b.C``,
+``import a.b.{C => D, E}`` bind names; ``import a.b._`` opens a package; an import path that is not
+a package is tried relative to the file's packages (``import scheduler.X`` inside ``scala.actors``).
+``object`` declarations are classes with the signature ``object X``; an object and its companion
+class share their members for lookups (``Order.parse`` and ``order.total`` both work), and a name
+in type or constructor position means the class. ``new C(...)`` and ``C(...)`` of a class
+instantiate it. A member access ``a.m`` without arguments is a call when ``m`` is a ``def`` (Scala's
+parameterless methods) and a field read otherwise; ``a op b`` with an alphanumeric operator is the
+call ``a.op(b)``. Parameterless defs and vals with a declared type type their name like a field.
+Doc comments are the ``/** … */`` block before a definition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
+from codegraph.index.languages import _overloads
+from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
+from codegraph.model import Node
+
+# Predef and the scala package: bare names that never bind to project definitions by name alone.
+BUILTINS = frozenset(
+    """
+println print printf require assert assume synchronized classOf implicitly locally identity ??? Some None
+Option List Seq Vector Map Set Array Nil Left Right Tuple2 Tuple3 BigDecimal BigInt Symbol StringBuilder
+""".split()
+)
+ROOT_PACKAGE = "scala"  # always open (scala._ is imported implicitly)
+_DOC_LINE = re.compile(r"^\s*\*+ ?", re.M)
+MEMBER_PARENTS = frozenset({"template_body", "enum_body"})
+NAMED_TYPES = frozenset({"class_definition", "object_definition", "trait_definition", "enum_definition"})
+
+
+def type_name(node) -> str | None:
+    """The name a type refers to (``List[Foo]`` → ``List``, ``a.B`` → ``a.B``); None for function,
+    tuple, compound and other structural types."""
+    if node is None:
+        return None
+    t = node.type
+    if t == "type_identifier":
+        return text(node)
+    if t == "generic_type":
+        return type_name(node.child_by_field_name("type"))
+    if t == "stable_type_identifier":
+        return text(node).replace(" ", "")
+    if t in ("annotated_type", "infix_type"):
+        return None
+    return None
+
+
+def chain(node) -> str | None:
+    """``a.b.c`` for a receiver made of names (``this``/``super`` included), else None."""
+    t = node.type
+    if t == "identifier":
+        return text(node)
+    if t == "field_expression":
+        value = node.child_by_field_name("value")
+        field = node.child_by_field_name("field")
+        head = chain(value) if value is not None else None
+        return f"{head}.{text(field)}" if head and field is not None else None
+    if t == "generic_function":  # super[T], f[T]
+        fn = node.child_by_field_name("function")
+        return chain(fn) if fn is not None else None
+    if t == "stable_identifier":
+        return text(node).replace(" ", "")
+    return None
+
+
+def _in_type_body(ts) -> bool:
+    """Is ``ts`` a member of a named class, object, trait or enum (not of an anonymous ``new T { }``)?"""
+    parent = ts.parent
+    if parent is None:
+        return False
+    if parent.type in MEMBER_PARENTS:
+        return parent.parent is not None and parent.parent.type in NAMED_TYPES
+    return parent.type == "block" and _detached_owner(parent) is not None
+
+
+def _detached_body(ts):
+    """The ``{ … }`` the grammar left as the next sibling of a class, object or trait that has no
+    body of its own (seen in Scala's library after some doc comments: 66 definitions), else None."""
+    if ts.child_by_field_name("body") is not None:
+        return None
+    nxt = ts.next_sibling
+    if (
+        nxt is not None
+        and nxt.type in ("block", "template_body")
+        and nxt.start_point[0] <= ts.end_point[0] + 1
+    ):
+        return nxt
+    return None
+
+
+def _detached_owner(block):
+    prev = block.prev_sibling
+    if prev is not None and prev.type in NAMED_TYPES and _detached_body(prev) == block:
+        return prev
+    return None
+
+
+def _in_anonymous_class(ts) -> bool:
+    parent = ts.parent
+    return (
+        parent is not None
+        and parent.type == "template_body"
+        and parent.parent is not None
+        and parent.parent.type == "instance_expression"
+    )
+
+
+class ScalaExtractor(Extractor):
+    def __init__(self, path: str, source: bytes, lang):
+        super().__init__(path, source, lang)
+        self._arity: dict[tuple[int, int, str], int] = {}
+        self._aliases: list[tuple[int, int, str]] = []  # (start, end, name) of `self =>` aliases of `this`
+
+    def run(self):
+        out = super().run()
+        for r in out.refs:
+            r.arity = self._arity.get((r.line, r.col, r.name))
+        return out
+
+    def _call_ref(self, ts, name: str, recv: str | None, arity: int | None, kind: str = "calls") -> None:
+        if arity is not None:
+            self._arity[(ts.start_point[0] + 1, ts.start_point[1], name[:200])] = arity
+        self.ref(ts, kind, name, self._dealias(ts.start_byte, recv))
+
+    def _dealias(self, byte: int, recv: str | None) -> str | None:
+        """``self.m()`` under a ``self =>`` alias of the enclosing template means ``this.m()``: the
+        receiver becomes ``this`` (the reference keeps its written name)."""
+        if not recv or not self._aliases:
+            return recv
+        head, dot, rest = recv.partition(".")
+        for start, end, alias in reversed(self._aliases):
+            if start <= byte < end and head == alias:
+                return "this" + dot + rest
+        return recv
+
+    # ---------------------------------------------------------------- packages
+    def begin(self, root) -> None:
+        clauses = []
+        node = root
+        while node is not None:
+            nxt = None
+            for c in node.children:
+                if c.type == "package_clause":
+                    name = c.child_by_field_name("name")
+                    if name is not None:
+                        clauses.append(text(name).replace(" ", ""))
+                    body = c.child_by_field_name("body")
+                    if body is not None:
+                        nxt = body
+                elif c.type == "package_object":
+                    name = c.child_by_field_name("name")
+                    if name is not None:
+                        self._package_object = text(name)
+            node = nxt
+        obj = getattr(self, "_package_object", None)
+        if obj:
+            clauses.append(obj)
+        self.out.package = ";".join(clauses) if clauses else None
+
+    # ---------------------------------------------------------------- captures
+    def handle(self, capture: str, ts) -> None:
+        if capture.startswith("definition."):
+            self._definition(capture[len("definition.") :], ts)
+        elif capture == "reference.call":
+            self._call(ts)
+        elif capture == "reference.new":
+            self._new(ts)
+        elif capture == "reference.field":
+            self._field_access(ts)
+        elif capture == "reference.infix":
+            op = ts.child_by_field_name("operator")
+            left = ts.child_by_field_name("left")
+            recv = chain(left) if left is not None else None
+            if op is not None and recv:
+                self._call_ref(ts, f"{recv}.{text(op)}", recv, 1)
+        elif capture == "import":
+            self._import(ts)
+        elif capture == "alias.self":  # sorts before the references
+            name = next((c for c in ts.named_children if c.type == "identifier"), None)
+            body = ts.parent
+            if name is not None and text(name) != "this" and body is not None:
+                self._aliases.append((body.start_byte, body.end_byte, text(name)))
+        elif capture == "local.parameter":
+            name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
+            if name is not None:
+                self.local_name(ts, text(name))
+                if tname:
+                    self.type_fact(ts, text(name), tname)
+        elif capture == "local.class_parameter":
+            name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
+            if name is not None and tname:
+                self.type_fact(ts, text(name), tname)
+                self.type_fact(ts, f"this.{text(name)}", tname)
+
+    def _definition(self, what: str, ts) -> None:
+        name = ts.child_by_field_name("name")
+        if what in ("class", "object", "trait", "enum"):
+            kind = {"class": "class", "object": "class", "trait": "trait", "enum": "enum"}[what]
+            d = self.add_def(ts, kind, name, end=_detached_body(ts))
+            if d is not None:
+                self._bases(d, ts)
+        elif what == "enum_member":
+            self.add_def(ts, "enum_member", name)
+        elif what == "type":
+            self.add_def(ts, "type_alias", name)
+        elif what == "function":
+            if _in_anonymous_class(ts):
+                return  # a method of `new T { ... }`: its calls count for the enclosing definition
+            self.add_def(ts, "function", name)
+            self._function_facts(ts)
+        elif what == "value":
+            self._value(ts)
+
+    def _bases(self, d: Def, ts) -> None:
+        ext = ts.child_by_field_name("extend")
+        if ext is None:
+            return
+        # every parent (`extends A with B with C`) is a base: traits are mixed in, not implemented.
+        # The `type:` field is also on the anonymous `with` tokens, so walk the named children.
+        for c in ext.named_children:
+            name = type_name(c) if c.type != "compound_type" else None
+            if name:
+                self.base_ref(d, "extends", name, c)
+
+    def _function_facts(self, ts) -> None:
+        name = ts.child_by_field_name("name")
+        ret = type_name(ts.child_by_field_name("return_type"))
+        if name is not None and ret and ts.child_by_field_name("parameters") is None and _in_type_body(ts):
+            # `def scheduler: IScheduler` is read like a field: `scheduler.execute(...)`
+            self.type_fact(ts.parent, text(name), ret)
+            self.type_fact(ts.parent, f"this.{text(name)}", ret)
+        body = ts.child_by_field_name("body")
+        if body is not None and ret is None:
+            produced = self._produced(body)
+            if produced:
+                self.returns_fact(body, produced)
+
+    def _produced(self, expr) -> str | None:
+        """What an expression's value is, for return-type inference: ``call:C`` for ``new C``/``C(...)``
+        or a call of a qualified name, ``self`` for ``this``."""
+        t = expr.type
+        if t == "instance_expression" and not any(c.type == "template_body" for c in expr.children):
+            ty = next((c for c in expr.named_children if c.type != "arguments"), None)
+            name = type_name(ty)
+            return f"call:{name}" if name else None
+        if t == "call_expression":
+            fn = expr.child_by_field_name("function")
+            callee = chain(fn) if fn is not None and fn.type != "call_expression" else None
+            if callee and "." not in callee and callee[:1].islower():
+                return f"call:this.{callee}"  # a bare call of a method of the enclosing type
+            return f"call:{callee}" if callee and not callee.startswith("super.") else None
+        if t == "identifier" and text(expr) == "this":
+            return "self"
+        return None
+
+    def _value(self, ts) -> None:
+        name = ts.child_by_field_name("pattern") or ts.child_by_field_name("name")
+        if name is None or name.type != "identifier":
+            return
+        declared = type_name(ts.child_by_field_name("type") or ts.child_by_field_name("return_type"))
+        value = ts.child_by_field_name("value") or ts.child_by_field_name("body")
+        vtype = declared
+        if vtype is None and value is not None:
+            produced = self._produced(value)
+            vtype = produced[5:] if produced and produced.startswith("call:") else None
+        member = _in_type_body(ts)
+        top = ts.parent is not None and ts.parent.type == "compilation_unit"
+        if member or top:
+            self.add_def(ts, "variable", name)
+            if vtype:
+                anchor = ts.parent if member else ts
+                self.type_fact(anchor, text(name), vtype)
+                if member:
+                    self.type_fact(anchor, f"this.{text(name)}", vtype)
+        else:
+            self.local_name(ts, text(name))
+            if vtype:
+                self.type_fact(ts, text(name), vtype)
+
+    def _call(self, ts) -> None:
+        fn = ts.child_by_field_name("function")
+        if fn is None:
+            return
+        if fn.type == "generic_function":
+            fn = fn.child_by_field_name("function") or fn
+        args = ts.child_by_field_name("arguments")
+        arity = None
+        if args is not None:
+            arity = 1 if args.type in ("block", "case_block") else args.named_child_count
+        t = fn.type
+        if t == "identifier":
+            name = text(fn)
+            if name not in ("this", "super"):  # this(...) / super(...): constructor delegation
+                self._call_ref(ts, name, None, arity)
+        elif t == "field_expression":
+            field = fn.child_by_field_name("field")
+            value = fn.child_by_field_name("value")
+            if field is None or value is None:
+                return
+            recv = chain(value)
+            if recv is None:
+                self._call_ref(ts, f"<expr>.{text(field)}", "<expr>", arity)
+            else:
+                self._call_ref(ts, f"{recv}.{text(field)}", recv, arity)
+
+    def _new(self, ts) -> None:
+        if any(c.type == "template_body" for c in ts.children):
+            return  # `new T { ... }`: an anonymous subclass
+        ty = next((c for c in ts.named_children if c.type != "arguments"), None)
+        name = type_name(ty)
+        if name:
+            args = next((c for c in ts.named_children if c.type == "arguments"), None)
+            arity = args.named_child_count if args is not None else 0
+            self._call_ref(ts, name, name.rsplit(".", 1)[0] if "." in name else None, arity, "instantiates")
+
+    def _field_access(self, ts) -> None:
+        parent = ts.parent
+        if parent is None:
+            return
+        pt = parent.type
+        if pt in ("field_expression", "generic_function"):
+            return  # part of a longer chain or a call with type arguments
+        if pt == "call_expression" and parent.child_by_field_name("function") == ts:
+            return  # the callee of a call
+        if pt == "assignment_expression" and parent.child_by_field_name("left") == ts:
+            return  # `a.b = v` assigns
+        if pt == "infix_expression" and parent.child_by_field_name("operator") == ts:
+            return
+        name = chain(ts)
+        if name and "." in name:
+            self.ref(ts, "calls", name, self._dealias(ts.start_byte, name.rsplit(".", 1)[0]))
+
+    def _import(self, ts) -> None:
+        path: list[str] = []
+        tail = None
+        for c in ts.named_children:
+            if c.type == "identifier" and tail is None:
+                path.append(text(c))
+            elif c.type == "stable_identifier" and tail is None:
+                path.extend(text(c).replace(" ", "").split("."))
+            elif c.type in ("namespace_selectors", "namespace_wildcard", "as_renamed_identifier"):
+                tail = c
+        if not path:
+            return
+        spec = squash(text(ts))[len("import") :].strip()
+        nid = self.import_node(ts, spec)
+        if tail is None:
+            if len(path) > 1:
+                self.bind(ts, path[-1], ".".join(path[:-1]), path[-1], node=nid)
+            return
+        module = ".".join(path)
+        if tail.type == "namespace_wildcard":
+            # opens the package for visible_files; not a star binding (imports are not re-exported)
+            self.bind(ts, "", module, "*", node=nid)
+            return
+        if tail.type == "as_renamed_identifier":  # Scala 3 `import a.b as c`
+            return
+        for sel in tail.named_children:
+            if sel.type == "identifier":
+                self.bind(ts, text(sel), module, text(sel), node=nid)
+            elif sel.type in ("arrow_renamed_identifier", "as_renamed_identifier"):
+                orig, alias = sel.child_by_field_name("name"), sel.child_by_field_name("alias")
+                if orig is not None and alias is not None and alias.type == "identifier":
+                    self.bind(ts, text(alias), module, text(orig), node=nid)
+            elif sel.type == "namespace_wildcard":
+                self.bind(ts, "", module, "*", node=nid)
+
+    # ---------------------------------------------------------------- node details
+    def node_details(self, node: Node, d: Def) -> None:
+        ts = d.ts
+        mods = next((c for c in ts.children if c.type == "modifiers"), None)
+        words = set(text(mods).replace("[", " ").split()) if mods is not None else set()
+        access = next((c for c in ts.children if c.type == "access_modifier"), None)
+        if access is not None:
+            words |= set(text(access).replace("[", " ").split())
+        node.visibility = "private" if "private" in words else "protected" if "protected" in words else None
+        node.is_exported = node.visibility is None
+        node.is_abstract = "abstract" in words or ts.type in ("function_declaration", "val_declaration")
+        if ts.type == "object_definition":
+            node.signature = f"object {d.name}"
+        elif ts.type == "class_definition":
+            params = ts.child_by_field_name("class_parameters")
+            case = any(c.type == "case" for c in ts.children)
+            sig = squash(text(params)) if params is not None else ""
+            node.signature = ("case class " + d.name + sig) if case else (sig or None)
+        elif ts.type == "type_definition":
+            target = ts.child_by_field_name("type")
+            if target is not None:
+                node.return_type = squash(text(target), 120)
+        elif ts.type in ("val_definition", "var_definition", "val_declaration", "var_declaration"):
+            typ = ts.child_by_field_name("type")
+            if typ is not None:
+                node.return_type = squash(text(typ), 120)
+        elif node.kind in ("function", "method"):
+            params = [c for c in ts.children if c.type == "parameters"]
+            if params:
+                node.signature = "".join(squash(text(p)) for p in params)
+        node.docstring = _doc_comment(ts)
+
+
+def _doc_comment(ts) -> str | None:
+    """The ``/** … */`` block right before a definition, without its comment markers."""
+    prev = ts.prev_named_sibling
+    if prev is None or prev.type != "block_comment":
+        return None
+    raw = text(prev)
+    if not raw.startswith("/**"):
+        return None
+    body = _DOC_LINE.sub("", raw[3:-2] if raw.endswith("*/") else raw[3:])
+    return squash(body, MAX_DOCSTRING) or None
+
+
+class Scala(LanguageModule):
+    label = "scala"
+    grammar = "scala"
+    name = "Scala"
+    extensions = (".scala", ".sc")
+    extracts = (
+        "classes, case classes, objects, traits, enums, type aliases, defs, vals/vars, /** */ docs; "
+        "package clauses qualify files"
+    )
+    resolution = (
+        "packages (chained clauses) and imports (selectors, renames, wildcards, relative), companion objects, "
+        "implicit this, super, parameterless defs, infix calls, typed vals/params, new"
+    )
+    builtins = BUILTINS
+    self_names = frozenset({"this"})
+    super_names = frozenset({"super"})
+    method_containers = METHOD_CONTAINERS
+    implicit_members = True
+    unique_fallback = False  # a name comes from the package, an import or the root package
+    test_suffixes = ("test.scala", "spec.scala", "suite.scala", "tests.scala")
+    extractor = ScalaExtractor
+
+    def is_test_file(self, path: str) -> bool:
+        """``FooTest.scala``, ``FooSpec.scala``, ``FooSuite.scala`` (case-sensitive: ``Contest.scala`` is not)."""
+        return path.rsplit("/", 1)[-1].endswith(("Test.scala", "Spec.scala", "Suite.scala", "Tests.scala"))
+
+    def prepare(self, project, files) -> None:
+        packages: dict[str, list[str]] = defaultdict(list)
+        opened: dict[str, list[str]] = {}
+        for f in files:
+            chain_ = [p for p in (f.package or "").split(";") if p]
+            full, seen = "", []
+            for part in chain_:
+                full = f"{full}.{part}" if full else part
+                seen.append(full)
+            opened[f.path] = seen
+            if seen:
+                packages[seen[-1]].append(f.path)
+            else:
+                packages[""].append(f.path)
+        state = _Packages(dict(packages), opened)
+        project.lang_state["scala"] = state
+        for f in files:
+            state.imported[f.path] = {b.local: f"{b.module}.{b.imported}" for b in f.imports if b.local}
+        for f in files:
+            state.wildcards[f.path] = [
+                hit
+                for b in f.imports
+                if not b.local
+                for hit in [state.package_named(f.path, b.module)]
+                if hit is not None
+            ]
+            _pair_companions(project, f, state.companions)
+
+    def resolve_module(self, project, from_path: str, spec: str):
+        state: _Packages = project.lang_state["scala"]
+        name = state.package_named(from_path, spec)
+        return list(state.packages[name]) if name is not None else None
+
+    def visible_files(self, project, path: str) -> list[str]:
+        state: _Packages = project.lang_state["scala"]
+        return state.visible(path)
+
+    _busy = False
+
+    def resolve_ref(self, project, path: str, ref):
+        """Calls and constructions: ``Companion.m()`` and ``Companion(...)`` (``apply``) mean the
+        companion object, not the class the name stands for; then the generic rules; then the
+        overload the argument count names."""
+        if ref.kind not in ("calls", "instantiates") or Scala._busy:
+            return None
+        from codegraph.index.resolve import _resolve_ref
+
+        Scala._busy = True
+        try:
+            hit = _companion(project, path, ref) if ref.kind == "calls" else None
+            target, how = hit if hit is not None else _resolve_ref(project, path, ref)
+        finally:
+            Scala._busy = False
+        if target is None:
+            hit = None
+            if ref.kind == "calls":
+                hit = _through_alias(project, path, ref) or _through_members(project, path, ref)
+            return hit if hit is not None else (None, "")
+        return _overloads.pick(project, target, how, ref.arity)
+
+
+def _pair_companions(project, f, companions: dict[str, Node]) -> None:
+    """A class (or trait) and its companion object declared side by side: the name means the class
+    (in type and constructor position), so the object leaves the name tables. Their members stay
+    apart: an instance call never reaches the object's methods. (``Companion.m()`` then stays
+    unresolved: telling the type from the term needs the reference's context.)"""
+    by_parent: dict[tuple[str, str], list[Node]] = defaultdict(list)
+    file_id = f"file:{f.path}"
+    for parent, child in f.contains:
+        node = project.nodes[child]
+        if node.kind in ("class", "trait"):
+            by_parent[(parent, node.name)].append(node)
+    for (parent, name), nodes in by_parent.items():
+        objects = [n for n in nodes if (n.signature or "").startswith("object ")]
+        types = [n for n in nodes if n not in objects]
+        if len(objects) != 1 or len(types) != 1:
+            continue
+        obj = objects[0]
+        companions[types[0].id] = obj
+        # `Companion.Inner` in type position (`extends FlatHashTable.HashUtils[A]`): the object's
+        # nested types are reachable through the name, which now means the class
+        members = project.children[types[0].id]
+        for member, hits in project.children.get(obj.id, {}).items():
+            for h in hits:
+                if h.kind in ("class", "trait", "type_alias", "enum") and h not in members[member]:
+                    members[member].append(h)
+        lists = [project.children[parent].get(name), project.global_by_name.get(name)]
+        if parent == file_id:
+            lists.append(project.top[f.path].get(name))
+        for hits in lists:
+            if hits and obj in hits:
+                hits.remove(obj)
+
+
+def _through_alias(project, path: str, ref) -> tuple[Node, str] | None:
+    """A member call on a value whose declared type is a type alias (``num: Numeric[T]`` with the
+    package object's ``type Numeric[T] = scala.math.Numeric[T]``): the member of the aliased type."""
+    recv = ref.receiver
+    if not recv or recv.startswith("<"):
+        return None
+    typed = project.type_of(path, ref.source, recv)
+    seen = 0
+    while typed is not None and typed.kind == "type_alias" and typed.return_type and seen < 4:
+        typed = resolve_type(project, typed.file_path, typed.id, typed.return_type)
+        seen += 1
+    if typed is None or typed.kind == "type_alias":
+        return None
+    member = project.member(typed.id, ref.name.rsplit(".", 1)[-1])
+    if member is None or member.kind not in ("method", "function"):
+        return None
+    return _overloads.pick(project, member, "type-alias", ref.arity)
+
+
+def _through_members(project, path: str, ref) -> tuple[Node, str] | None:
+    """``a.b.m()``: the member ``m`` of the declared type of ``a``'s val or parameterless def ``b``
+    (``parent.serializer.readObject(...)`` with ``val serializer: JavaSerializer``)."""
+    recv = ref.receiver
+    if not recv or "." not in recv or recv.startswith("<"):
+        return None
+    head, *rest = recv.split(".")
+    current = project.type_of(path, ref.source, head)
+    for part in rest:
+        member = project.member(current.id, part) if current is not None else None
+        if member is None or not member.return_type:
+            return None
+        current = resolve_type(project, member.file_path, member.id, member.return_type)
+    target = project.member(current.id, ref.name.rsplit(".", 1)[-1]) if current is not None else None
+    if target is None or target.kind not in ("method", "function"):
+        return None
+    return _overloads.pick(project, target, "member-type", ref.arity)
+
+
+def resolve_type(project, path: str, scope_id: str, written: str) -> Node | None:
+    """The definition a written type names: as the file sees it, else as a fully qualified name
+    (``scala.math.Numeric[T]``: package ``scala.math``, then its definition ``Numeric``)."""
+    base = written.split("[", 1)[0].strip()
+    if not base or not base.replace(".", "").replace("_", "").isalnum():
+        return None
+    hit = project.resolve_dotted(path, scope_id, base)
+    if isinstance(hit, Node):
+        return hit
+    state: _Packages = project.lang_state["scala"]
+    parts = base.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        files = state.packages.get(".".join(parts[:cut]))
+        if not files:
+            continue
+        found = {n.id: n for f in files for n in project.top.get(f, {}).get(parts[cut], ())}
+        current = next(iter(found.values())) if len(found) == 1 else None
+        for part in parts[cut + 1 :]:
+            current = project.member(current.id, part) if current is not None else None
+        return current
+    return None
+
+
+def _is_object(node: Node) -> bool:
+    return (node.signature or "").startswith("object ")
+
+
+def _companion(project, path: str, ref) -> tuple[Node | None, str] | None:
+    """What a call through an object's name means, or None to leave it to the generic rules."""
+    from codegraph.index.resolve import BARE_CALL_TARGETS, TYPE_TARGETS
+
+    companions = project.lang_state["scala"].companions
+    recv = ref.receiver
+    if recv is None:  # `X(...)`: X.apply(...) when X is an object or has one with an apply
+        target, _ = project.lookup_bare(
+            path, ref.source, ref.name, allow_unique=False, wanted=BARE_CALL_TARGETS
+        )
+        if not isinstance(target, Node) or target.kind != "class":
+            return None
+        obj = target if _is_object(target) else companions.get(target.id)
+        if obj is None:
+            return None
+        apply = project.member(obj.id, "apply")
+        if apply is None:
+            return (None, "") if obj is target else None  # a case class's own constructor
+        picked, how = _overloads.pick(project, apply, "companion", ref.arity)
+        if (
+            how == "overload-guess"
+            and obj is not target
+            and (target.signature or "").startswith("case class")
+        ):
+            return None  # no explicit apply fits: the case class's synthesized one constructs it
+        return picked, how
+    if "." in recv or recv in ("this", "super") or recv.startswith("<"):
+        return None
+    if project.type_of(path, ref.source, recv) is not None:
+        return None  # a typed value: an instance call
+    target, _ = project.lookup_bare(path, ref.source, recv, allow_unique=False, wanted=TYPE_TARGETS)
+    if not isinstance(target, Node) or target.id not in companions:
+        return None
+    member = project.member(companions[target.id].id, ref.name.rsplit(".", 1)[-1])
+    if member is None or member.kind not in ("method", "function"):
+        return None, ""  # no such member of the object (a val read, or not in the project)
+    return member, "companion"
+
+
+class _Packages:
+    """Package name → files, each file's open packages, and the packages its wildcards open."""
+
+    def __init__(self, packages: dict[str, list[str]], opened: dict[str, list[str]]):
+        self.packages = packages
+        self.opened = opened
+        self.wildcards: dict[str, list[str]] = {}
+        self.companions: dict[str, Node] = {}  # class or trait id -> its companion object
+        self.imported: dict[str, dict[str, str]] = {}  # file -> local name -> imported dotted path
+        self._visible: dict[str, list[str]] = {}
+
+    def package_named(self, from_path: str, spec: str) -> str | None:
+        """The project package an import path names from a file: absolute, else relative to the
+        file's open packages (innermost first)."""
+        if spec in self.packages:
+            return spec
+        for outer in reversed(self.opened.get(from_path, ())):
+            full = f"{outer}.{spec}"
+            if full in self.packages:
+                return full
+        head, dot, rest = spec.partition(".")
+        named = self.imported.get(from_path, {}).get(head)
+        if (
+            named is not None and named != spec
+        ):  # `import scala.collection.immutable` then `import immutable.X`
+            hit = self.package_named(from_path, named + dot + rest)
+            if hit is not None:
+                return hit
+        return None
+
+    def visible(self, path: str) -> list[str]:
+        hit = self._visible.get(path)
+        if hit is None:
+            seen: dict[str, None] = {}
+            for pkg in [*reversed(self.opened.get(path, ())), *self.wildcards.get(path, ()), ROOT_PACKAGE]:
+                for p in self.packages.get(pkg, ()):
+                    seen.setdefault(p, None)
+            if not self.opened.get(path):
+                for p in self.packages.get("", ()):
+                    seen.setdefault(p, None)
+            hit = self._visible[path] = [p for p in seen if p != path]
+        return hit
+
+
+LANGUAGES = (Scala(),)

@@ -1,0 +1,227 @@
+"""Go over fixtures/repos/go (a go.mod module, three packages) through the real indexer.
+
+Every expected edge below was read off the fixture's source, not off the tool's output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codegraph.mcp.dispatch import call_tool
+
+
+def edges(reader, kind: str) -> set[tuple[str, str]]:
+    """(source qualified name, target file:qualified name) of every ``kind`` edge."""
+    rows = reader.conn.execute(
+        "SELECT s.qualified_name, t.file_path, t.qualified_name FROM edges e"
+        " JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target WHERE e.kind = ?",
+        (kind,),
+    )
+    return {(src, f"{path}:{dst}") for src, path, dst in rows}
+
+
+def rows(reader, sql: str, *args) -> list[tuple]:
+    return [tuple(r) for r in reader.conn.execute(sql, args)]
+
+
+def unresolved(reader) -> set[tuple[str, str]]:
+    rows = reader.conn.execute("SELECT file_path, reference_name FROM unresolved_refs")
+    return {(path, name) for path, name in rows}
+
+
+@pytest.fixture
+def go(indexed):
+    return indexed("go")
+
+
+def test_a_method_written_in_another_file_belongs_to_its_receiver_type(go):
+    owner = rows(
+        go,
+        "SELECT p.qualified_name, p.file_path FROM edges e JOIN nodes p ON p.id = e.source"
+        " JOIN nodes c ON c.id = e.target WHERE e.kind = 'contains' AND c.qualified_name = 'Item::Total'",
+    )
+    assert owner == [("Item", "model/item.go")]
+    kinds = dict(rows(go, "SELECT qualified_name, kind FROM nodes WHERE file_path = 'model/totals.go'"))
+    assert kinds["Item::Total"] == "method" and kinds["Sum"] == "function"
+
+
+def test_methods_of_named_slice_types_and_methods_named_like_their_type_are_members(go):
+    contained = set(
+        rows(
+            go,
+            "SELECT p.qualified_name, c.qualified_name FROM edges e JOIN nodes p ON p.id = e.source"
+            " JOIN nodes c ON c.id = e.target WHERE e.kind = 'contains' AND c.file_path = 'model/totals.go'",
+        )
+    )
+    assert ("Items", "Items::Total") in contained  # type Items []*Item
+    assert ("Error", "Error::Error") in contained  # func (e *Error) Error() string
+    calls = edges(go, "calls")
+    assert ("main", "model/totals.go:Items::Total") in calls  # var basket m.Items
+    assert ("main", "model/totals.go:Error::Error") in calls  # soldOut := &m.Error{...}
+    assert ("Items::Total", "model/totals.go:Sum") in calls
+
+
+def test_imports_resolve_through_the_module_path_to_every_file_of_the_package(go):
+    imported = {
+        dst
+        for src, path, dst in go.conn.execute(
+            "SELECT s.file_path, e.kind, t.file_path FROM edges e JOIN nodes s ON s.id = e.source"
+            " JOIN nodes t ON t.id = e.target WHERE e.kind = 'imports' AND s.file_path = 'store/store.go'"
+        )
+    }
+    assert imported == {"model/item.go", "model/totals.go"}
+
+
+def test_package_qualified_and_aliased_calls_reach_the_package_function(go):
+    calls = edges(go, "calls")
+    assert ("main", "store/store.go:New") in calls  # store.New
+    assert ("main", "model/item.go:NewItem") in calls  # m "example.com/shop/model"; m.NewItem
+    assert ("Store::Value", "model/totals.go:Sum") in calls
+
+
+def test_same_package_call_needs_no_import(go):
+    assert ("Store::bonus", "store/helpers.go:clampBonus") in edges(go, "calls")
+
+
+def test_receivers_parameters_and_locals_type_member_calls(go):
+    calls = edges(go, "calls")
+    assert ("Item::Describe", "model/totals.go:Item::Total") in calls  # receiver i Item
+    assert ("report", "store/store.go:Store::Value") in calls  # parameter s *store.Store
+    assert ("main", "store/store.go:Store::Add") in calls  # st := store.New(5)
+    assert ("main", "model/item.go:Item::Describe") in calls  # item := m.Item{...}
+    assert ("Sum", "model/totals.go:Item::Total") in calls  # for _, it := range items ([]*Item)
+    assert ("Store::Add", "store/store.go:Stack::Push") in calls  # undo := &Stack[string]{}
+
+
+def test_interface_typed_variable_calls_the_interface_method(go):
+    calls = edges(go, "calls")
+    assert ("main", "model/item.go:Priced::Price") in calls  # var p m.Priced = it
+    assert ("main", "model/item.go:Labeled::Label") in calls
+
+
+def test_embedded_struct_promotes_its_methods(go):
+    assert ("Store", "store/base.go:Base") in edges(go, "extends")
+    calls = edges(go, "calls")
+    assert ("Store::Add", "store/base.go:Base::Log") in calls  # s.Log on *Store
+    assert ("main", "store/base.go:Base::Log") in calls  # st.Log
+
+
+def test_embedded_interface_is_an_extends_edge(go):
+    assert ("Labeled", "model/item.go:Priced") in edges(go, "extends")
+
+
+def test_composite_literals_and_new_instantiate(go):
+    inst = edges(go, "instantiates")
+    assert ("NewItem", "model/item.go:Item") in inst  # &Item{...}
+    assert ("New", "store/store.go:Store") in inst
+    assert ("New", "store/base.go:Base") in inst  # &Base{prefix: ...} inside the literal
+    assert ("main", "model/item.go:Item") in inst  # m.Item{...}
+
+
+def test_builtin_is_shadowed_only_inside_the_package_that_defines_it(go):
+    calls = edges(go, "calls")
+    assert ("Store::Add", "store/base.go:max") in calls  # package store defines max
+    assert not any(src == "main" and dst.endswith(":max") for src, dst in calls)  # main's max is the builtin
+    assert ("main.go", "max") in unresolved(go)
+
+
+def test_a_parameter_shadows_the_package_function_of_that_name(go):
+    assert not any(src == "apply" for src, _ in edges(go, "calls"))  # clampBonus(n) is the parameter
+    assert ("store/helpers.go", "clampBonus") in unresolved(go)
+
+
+def test_untyped_receivers_func_values_and_stdlib_stay_unresolved(go):
+    calls = edges(go, "calls")
+    assert not any(dst.endswith("Base::Close") for _, dst in calls)  # resp.Body.Close is net/http's
+    missing = unresolved(go)
+    assert ("store/store.go", "resp.Body.Close") in missing
+    assert ("main.go", "handler") in missing  # handler := st.Add; handler(...)
+    assert ("main.go", "fmt.Println") in missing
+    assert ("store/store.go", "http.Get") in missing
+
+
+def test_signatures_docs_and_export_flags(go):
+    (row,) = rows(
+        go,
+        "SELECT signature, docstring, is_exported, return_type FROM nodes WHERE qualified_name = 'NewItem'",
+    )
+    assert row == ("(name string, cents int) *Item", "NewItem builds an item with quantity one.", 1, "*Item")
+    assert rows(go, "SELECT is_exported FROM nodes WHERE qualified_name = 'clampBonus'") == [(0,)]
+    kinds = dict(rows(go, "SELECT qualified_name, kind FROM nodes WHERE file_path = 'model/item.go'"))
+    assert kinds["Priced"] == "interface" and kinds["Item"] == "struct" and kinds["Item::Name"] == "field"
+
+
+def test_test_and_generated_files_are_recognised(go):
+    from codegraph.index.languages import is_generated_path, is_test_path
+
+    assert is_test_path("store/store_test.go") and not is_test_path("store/store.go")
+    assert is_test_path("go/analysis/testdata/src/a/a.go")
+    head = "// Code generated by protoc-gen-go. DO NOT EDIT.\n\npackage gen\n"
+    assert is_generated_path("gen/api.go", head)
+    assert is_generated_path("api/v1/service.pb.go", "package v1\n")
+    assert not is_generated_path("store/store.go", "package store\n\n// do not edit this by hand, please\n")
+    assert not is_generated_path(
+        "cmd/gen/gen.go", "// The generator of tables.go; run go generate.\npackage main\n"
+    )
+
+
+def test_build_constrained_twin_does_not_hide_the_default_build(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "go.mod").write_text("module example.com/tw\n")
+    (tmp_path / "a.go").write_text("//go:build !tiny\n\npackage tw\n\nfunc check() int { return 1 }\n")
+    (tmp_path / "b.go").write_text("//go:build tiny\n\npackage tw\n\nfunc check() int { return 2 }\n")
+    (tmp_path / "c_windows.go").write_text("package tw\n\nfunc size() int { return 1 }\n")
+    (tmp_path / "c_linux.go").write_text("package tw\n\nfunc size() int { return 2 }\n")
+    (tmp_path / "use.go").write_text("package tw\n\nfunc Use() int { return check() + size() }\n")
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert edges(reader, "calls") == {("Use", "a.go:check"), ("Use", "c_linux.go:size")}
+
+
+def test_every_operation_answers_on_the_go_fixture(go, monkeypatch):
+    root = go.root
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    cases = {
+        "codegraph_search": ({"query": "Store"}, "store/store.go"),
+        "codegraph_node": ({"symbol": "Item.Total"}, "func (i *Item) Total() int"),
+        "codegraph_callers": ({"symbol": "Item.Total"}, "Describe"),
+        "codegraph_callees": ({"symbol": "Store.Add"}, "Log"),
+        "codegraph_impact": ({"symbol": "Base"}, "Store"),
+        "codegraph_trace": ({"from": "main", "to": "Item.Total"}, "Describe"),
+        "codegraph_files": ({"path": "store"}, "store.go"),
+        "codegraph_status": ({}, "go"),
+        "codegraph_context": ({"task": "add a discount when an item is added to the store"}, "Store::Add"),
+        "codegraph_explore": ({"query": "how does the store add an item and log it"}, "func (s *Store) Add"),
+    }
+    for tool, (args, expected) in cases.items():
+        result = call_tool(tool, args, default_root=root)
+        text = result["content"][0]["text"]
+        assert result["isError"] is False, (tool, text[:500])
+        assert expected in text, (tool, text[:1500])
+
+
+REFERENCE = Path(__file__).resolve().parents[4] / "shared" / "reference" / "reference-cli.sh"
+
+
+def _reference(*args: str) -> str:
+    if not REFERENCE.is_file() or shutil.which("npm") is None:
+        pytest.skip("the reference CLI (../shared/reference, npm) is not available")
+    proc = subprocess.run(["bash", str(REFERENCE), *args], capture_output=True, text=True, timeout=600)
+    if proc.returncode == 3:
+        pytest.skip(f"npm could not install the reference CLI: {proc.stderr.strip()}")
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    return proc.stdout
+
+
+def test_the_reference_cli_reads_our_go_index(go):
+    status = _reference("status", str(go.root))
+    assert "go" in status and "Files by Language" in status
+    found = json.loads(_reference("callers", "Total", "-p", str(go.root), "-j"))
+    assert "Sum" in {c["name"] for d in found["definitions"] for c in d["callers"]}

@@ -1,0 +1,314 @@
+"""PHP over fixtures/repos/php, indexed by the real indexer; every expectation comes from reading
+the fixture's source (the comments say which line)."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegraph.index.indexer import index_project
+from codegraph.index.languages import is_test_path, language_for
+from codegraph.mcp.dispatch import call_tool
+from codegraph.paths import ProjectPaths
+from codegraph.store.reader import Reader
+from tests.conftest import copy_fixture
+
+NS = "Acme\\Shapes"
+
+
+@pytest.fixture(scope="module")
+def php(tmp_path_factory):
+    root = copy_fixture("php", tmp_path_factory.mktemp("php")).resolve()
+    index_project(ProjectPaths(root), workers=1)
+    reader = Reader(root)
+    yield reader, root
+    reader.close()
+
+
+def edges(reader, kind: str) -> set[tuple[str, str]]:
+    rows = reader.conn.execute(
+        "SELECT s.qualified_name, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source"
+        " JOIN nodes t ON t.id = e.target WHERE e.kind = ?",
+        (kind,),
+    )
+    return {(a, b) for a, b in rows}
+
+
+def calls_from(reader, qualified: str) -> set[str]:
+    return {t for s, t in edges(reader, "calls") | edges(reader, "instantiates") if s == qualified}
+
+
+def unresolved(reader, qualified: str) -> set[str]:
+    rows = reader.conn.execute(
+        "SELECT u.reference_name FROM unresolved_refs u JOIN nodes n ON n.id = u.from_node_id"
+        " WHERE n.qualified_name = ?",
+        (qualified,),
+    )
+    return {r[0] for r in rows}
+
+
+def test_classes_and_members_are_qualified_by_their_namespace(php):
+    reader, _ = php
+    names = {r[0] for r in reader.conn.execute("SELECT qualified_name FROM nodes WHERE language = 'php'")}
+    assert f"{NS}\\Shapes::Circle::area" in names
+    assert f"{NS}\\Support::Loggable" in names  # a trait
+    assert f"{NS}\\Shapes::Kind::Circle" in names  # an enum case
+    assert f"{NS}\\Support::format_area" in names  # a namespaced function
+    assert "legacy_boot" in names  # global namespace: no qualifier
+    kinds = dict(
+        reader.conn.execute("SELECT qualified_name, kind FROM nodes WHERE language = 'php'").fetchall()
+    )
+    assert kinds[f"{NS}\\Support::Loggable"] == "trait"
+    assert kinds[f"{NS}\\Shapes::Kind"] == "enum"
+    assert kinds[f"{NS}\\Shapes::Circle::edge"] == "property"
+
+
+def test_use_imports_and_aliases_bind_class_names(php):
+    reader, _ = php
+    # Registry.php: use ...\Geometry\Point as P; use ...\Shapes\{Circle, Square}; new Circle(2.0, new P(..))
+    assert {f"{NS}\\Shapes::Circle", f"{NS}\\Shapes::Square", f"{NS}\\Geometry::Point"} <= calls_from(
+        reader, f"{NS}::Registry::defaults"
+    )
+
+
+def test_class_in_the_same_namespace_needs_no_use(php):
+    reader, _ = php
+    # Kind.php (namespace ...\Shapes) builds Circle and Square without importing them
+    assert calls_from(reader, f"{NS}\\Shapes::Kind::make") == {
+        f"{NS}\\Shapes::Circle",
+        f"{NS}\\Shapes::Square",
+    }
+
+
+def test_relative_qualified_names_expand_from_the_current_namespace(php):
+    reader, _ = php
+    # Registry::others: \Acme\Shapes\Geometry\Point::origin(); Shapes\Circle::unit(); Shapes\Kind::Circle->make()
+    assert calls_from(reader, f"{NS}::Registry::others") == {
+        f"{NS}\\Geometry::Point::origin",
+        f"{NS}\\Shapes::Circle::unit",
+        f"{NS}\\Shapes::Kind::make",
+    }
+    assert "missing_function" in unresolved(reader, f"{NS}::Registry::others")
+
+
+def test_use_function_imports_a_namespaced_function(php):
+    reader, _ = php
+    assert f"{NS}\\Support::format_area" in calls_from(reader, f"{NS}\\Shapes::AbstractShape::describe")
+    assert f"{NS}\\Support::format_area" in calls_from(reader, f"{NS}::Registry::report")
+
+
+def test_unqualified_function_prefers_the_namespace_over_the_builtin(php):
+    reader, _ = php
+    # helpers.php and Loggable.php live in ...\Support, which defines count(): PHP calls that one
+    assert calls_from(reader, f"{NS}\\Support::summary") == {f"{NS}\\Support::count"}
+    assert f"{NS}\\Support::count" in calls_from(reader, f"{NS}\\Support::Loggable::trim")
+
+
+def test_builtins_outside_that_namespace_never_bind(php):
+    reader, _ = php
+    # Registry.php (namespace Acme\Shapes) calls strlen() and count(): PHP's builtins
+    assert f"{NS}\\Support::count" not in calls_from(reader, f"{NS}::Registry::defaults")
+    assert {"strlen", "count"} <= unresolved(reader, f"{NS}::Registry::defaults")
+    # \count() is the global builtin even inside ...\Support
+    assert "\\count" in unresolved(reader, f"{NS}\\Support::count")
+
+
+def test_this_calls_resolve_through_traits_and_the_class_itself(php):
+    reader, _ = php
+    # AbstractShape::describe: $this->log() (trait Loggable), $this->name(), $this->area() (abstract here)
+    assert {
+        f"{NS}\\Support::Loggable::log",
+        f"{NS}\\Shapes::AbstractShape::name",
+        f"{NS}\\Shapes::AbstractShape::area",
+    } <= calls_from(reader, f"{NS}\\Shapes::AbstractShape::describe")
+    assert calls_from(reader, f"{NS}\\Support::Loggable::log") == {f"{NS}\\Support::Loggable::trim"}
+
+
+def test_parent_calls_go_to_the_parent_class(php):
+    reader, _ = php
+    assert f"{NS}\\Shapes::AbstractShape::__construct" in calls_from(
+        reader, f"{NS}\\Shapes::Circle::__construct"
+    )
+    assert calls_from(reader, f"{NS}\\Shapes::Square::name") == {f"{NS}\\Shapes::AbstractShape::name"}
+
+
+def test_new_self_and_new_static_instantiate_the_enclosing_class(php):
+    reader, _ = php
+    assert calls_from(reader, f"{NS}\\Shapes::Circle::unit") == {f"{NS}\\Shapes::Circle"}
+    assert calls_from(reader, f"{NS}\\Shapes::Circle::scaled") == {f"{NS}\\Shapes::Circle"}
+    assert calls_from(reader, f"{NS}\\Geometry::Point::origin") == {f"{NS}\\Geometry::Point"}
+
+
+def test_typed_properties_type_their_receivers_even_when_declared_in_the_parent(php):
+    reader, _ = php
+    # Circle::__construct: $this->center->moved(...) — `protected Point $center` is in AbstractShape
+    assert f"{NS}\\Geometry::Point::moved" in calls_from(reader, f"{NS}\\Shapes::Circle::__construct")
+    # Circle::edgeDistance: `private Point $edge`
+    assert calls_from(reader, f"{NS}\\Shapes::Circle::edgeDistance") == {f"{NS}\\Geometry::Point::distanceTo"}
+
+
+def test_return_types_carry_through_locals_properties_and_chains(php):
+    reader, _ = php
+    # $this->unit = Circle::unit() (returns static) → $this->unit->scaled(2.0)
+    assert f"{NS}\\Shapes::Circle::scaled" in calls_from(reader, f"{NS}::Registry::defaults")
+    # $circle = new Circle(...); $circle->describe() is inherited from AbstractShape
+    assert f"{NS}\\Shapes::AbstractShape::describe" in calls_from(reader, f"{NS}::Registry::defaults")
+    # bootstrap.php: $registry = new \Acme\Shapes\Registry(); $registry->defaults()
+    assert calls_from(reader, "legacy_boot") == {f"{NS}::Registry", f"{NS}::Registry::defaults"}
+
+
+def test_untyped_receivers_stay_unresolved(php):
+    reader, _ = php
+    # foreach ($this->shapes as $shape) $shape->area(): no stated type, and two classes define area()
+    assert calls_from(reader, f"{NS}::Registry::total") == set()
+    assert "$shape.area" in unresolved(reader, f"{NS}::Registry::total")
+    assert "$out.write" in unresolved(reader, f"{NS}::Registry::report")
+
+
+def test_extends_implements_and_trait_use_edges(php):
+    reader, _ = php
+    assert edges(reader, "extends") == {
+        (f"{NS}\\Shapes::Circle", f"{NS}\\Shapes::AbstractShape"),
+        (f"{NS}\\Shapes::Square", f"{NS}\\Shapes::AbstractShape"),
+        (f"{NS}\\Contracts::Shape", f"{NS}\\Contracts::HasName"),
+    }
+    assert edges(reader, "implements") == {
+        (f"{NS}\\Shapes::AbstractShape", f"{NS}\\Contracts::Shape"),
+        (f"{NS}\\Shapes::AbstractShape", f"{NS}\\Support::Loggable"),
+    }
+
+
+def test_use_and_require_once_give_imports_edges(php):
+    reader, _ = php
+    rows = reader.conn.execute(
+        "SELECT s.file_path, t.file_path FROM edges e JOIN nodes s ON s.id = e.source"
+        " JOIN nodes t ON t.id = e.target WHERE e.kind = 'imports' AND t.kind = 'file'"
+    ).fetchall()
+    files = {(a, b) for a, b in rows}
+    assert ("src/Legacy/bootstrap.php", "src/Support/helpers.php") in files  # require_once __DIR__ . '/..'
+    assert ("src/Registry.php", "src/Shapes/Circle.php") in files  # use ...\Shapes\{Circle, Square}
+
+
+def test_a_php_file_without_the_open_tag_is_skipped_with_a_reason(php):
+    reader, _ = php
+    assert (
+        reader.conn.execute("SELECT 1 FROM nodes WHERE file_path = 'templates/page.php'").fetchone() is None
+    )
+    reason = reader.conn.execute(
+        "SELECT reason FROM cgpy_skipped WHERE path = 'templates/page.php'"
+    ).fetchone()
+    assert reason is not None and "<?php" in reason[0]
+
+
+def test_php_file_rules():
+    assert language_for("src/Foo.php") == ("php", "php")
+    assert is_test_path("src/Shapes/CircleTest.php")
+    assert is_test_path("tests/Unit/Helpers.php")
+    assert not is_test_path("src/Shapes/Circle.php")
+
+
+def test_docs_signatures_and_return_types_are_kept(php):
+    reader, _ = php
+    row = reader.conn.execute(
+        "SELECT docstring, signature, return_type, visibility, is_static FROM nodes WHERE qualified_name = ?",
+        (f"{NS}\\Shapes::Circle::unit",),
+    ).fetchone()
+    assert tuple(row) == (None, "()", "static", "public", 1)
+    doc = reader.conn.execute(
+        "SELECT docstring FROM nodes WHERE qualified_name = ?", (f"{NS}\\Contracts::Shape::area",)
+    ).fetchone()[0]
+    assert doc == "The area in square units."
+
+
+OPERATIONS = {
+    "codegraph_search": ({"query": "Circle"}, "Circle"),
+    "codegraph_node": ({"symbol": "Circle.scaled"}, "function scaled"),
+    "codegraph_callers": ({"symbol": "Point.moved"}, "__construct"),
+    "codegraph_callees": ({"symbol": "Registry.defaults"}, "AbstractShape::describe"),
+    "codegraph_impact": ({"symbol": "AbstractShape", "depth": 2}, "Circle"),
+    "codegraph_trace": ({"from": "Registry.defaults", "to": "Loggable.log"}, "AbstractShape::describe"),
+    "codegraph_files": ({"path": "src/Shapes"}, "Circle.php"),
+    "codegraph_explore": ({"query": "how does a circle compute its area"}, "function area"),
+    "codegraph_status": ({}, "php"),
+    "codegraph_context": ({"task": "change how shapes are described"}, "describe"),
+}
+
+
+@pytest.mark.parametrize("tool", sorted(OPERATIONS))
+def test_every_operation_answers_on_the_php_fixture(php, tool, monkeypatch):
+    _, root = php
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    args, expected = OPERATIONS[tool]
+    result = call_tool(tool, args, default_root=root)
+    text = result["content"][0]["text"]
+    assert result["isError"] is False, text[:500]
+    assert "No symbol named" not in text, text[:300]
+    assert expected in text, text[:1500]
+
+
+def test_a_local_is_typed_by_the_assignments_above_each_use(php):
+    reader, _ = php
+    # Registry::reuse: $item = new Circle; $item->area(); $item = new Square; … $item->area()
+    rows = reader.conn.execute(
+        "SELECT e.line, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+        " WHERE s.qualified_name = ? AND e.kind = 'calls'",
+        (f"{NS}::Registry::reuse",),
+    ).fetchall()
+    got = {(line, target) for line, target in rows}
+    assert (66, f"{NS}\\Shapes::Circle::area") in got
+    assert not any(line == 72 and target.endswith(("Circle::area", "Square::area")) for line, target in got)
+    assert "$item.area" in unresolved(reader, f"{NS}::Registry::reuse")  # line 72: Circle or Square
+
+
+def test_instanceof_narrows_a_parameter_inside_the_if_body(php):
+    reader, _ = php
+    # `if ($shape instanceof Circle) { $shape->scaled(2.0); }`; after it, $shape is the declared Shape
+    targets = calls_from(reader, f"{NS}::Registry::reuse")
+    assert f"{NS}\\Shapes::Circle::scaled" in targets
+    assert f"{NS}\\Contracts::Shape::area" in targets
+
+
+def test_new_self_is_the_declaring_class_and_new_static_the_receivers():
+    from codegraph.index.extract import extract
+    from codegraph.index.resolve import resolve
+
+    src = b"""<?php
+namespace A;
+class Base {
+    public function copy() { return new self(); }
+    public function fresh() { return new static(); }
+    public function hello() {}
+}
+class Child extends Base {
+    public function hello() {}
+    public function run() {
+        $this->copy()->hello();
+        $this->fresh()->hello();
+    }
+}
+"""
+    fx = extract("src/A.php", src, "php")
+    names = {n.id: n.qualified_name for n in fx.nodes}
+    calls = {(e.line, names[e.target]) for e in resolve([fx]).edges if e.kind == "calls"}
+    assert (11, "A::Base::hello") in calls  # copy() returns new self: a Base
+    assert (12, "A::Child::hello") in calls  # fresh() returns new static: the receiver's class
+
+
+def test_a_class_declared_twice_resolves_to_the_file_psr4_would_load():
+    from codegraph.index.extract import extract
+    from codegraph.index.resolve import resolve
+
+    real = b"<?php\nnamespace App\\Models;\nclass User { public function save() {} }\n"
+    stub = b"<?php\nnamespace App\\Models;\nclass User { public function save() {} }\n"
+    use = b"<?php\nnamespace App;\nuse App\\Models\\User;\nfunction f() { (new User())->save(); }\n"
+    files = [
+        extract("src/Models/User.php", real, "php"),
+        extract("stubs/legacy.php", stub, "php"),
+        extract("src/f.php", use, "php"),
+    ]
+    nodes = {n.id: n for fx in files for n in fx.nodes}
+    targets = {
+        (e.kind, nodes[e.target].file_path)
+        for e in resolve(files).edges
+        if e.kind in ("calls", "instantiates")
+    }
+    assert targets == {("instantiates", "src/Models/User.php"), ("calls", "src/Models/User.php")}
