@@ -62,9 +62,15 @@ class Terminal:
     terminal), so ^C written to it reaches the whole foreground process group as SIGINT."""
 
     def __init__(self, *args: str):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: exec at once
-            os.execv(sys.executable, [sys.executable, "-m", "codegraph", *args])
+        # fork+exec in C (subprocess), not pty.fork(): no Python runs in the forked child, where at-fork
+        # handlers of a busy test process once kept it from reaching exec; `setsid -c` makes the pty
+        # the controlling terminal of a new session
+        self.fd, tty = pty.openpty()
+        self.proc = subprocess.Popen(
+            ["setsid", "-c", sys.executable, "-m", "codegraph", *args], stdin=tty, stdout=tty, stderr=tty
+        )
+        os.close(tty)
+        self.pid = self.proc.pid
         self.output = b""
         self.status: int | None = None
 
@@ -82,17 +88,16 @@ class Terminal:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             self.read_until(b"\0", 0.05)
-            done, status = os.waitpid(self.pid, os.WNOHANG)
-            if done:
+            if self.proc.poll() is not None:
                 self.read_until(b"\0", 0.2)
-                self.status = os.waitstatus_to_exitcode(status)
+                self.status = self.proc.returncode
                 return self.status
         return None
 
     def close(self) -> None:
         if self.status is None:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
+            self.proc.kill()
+            self.proc.wait()
         os.close(self.fd)
 
 
