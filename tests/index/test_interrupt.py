@@ -67,7 +67,11 @@ class Terminal:
         # the controlling terminal of a new session
         self.fd, tty = pty.openpty()
         self.proc = subprocess.Popen(
-            ["setsid", "-c", sys.executable, "-m", "codegraph", *args], stdin=tty, stdout=tty, stderr=tty
+            ["setsid", "-c", sys.executable, "-m", "codegraph", *args],
+            stdin=tty,
+            stdout=tty,
+            stderr=tty,
+            env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT prints where a stuck run is
         )
         os.close(tty)
         self.pid = self.proc.pid
@@ -150,7 +154,8 @@ def test_ctrl_c_early_in_a_run_gets_the_same_one_line_answer(tmp_path, moment):
                 (proc / "wchan").read_text(),
                 [ln for ln in (proc / "status").read_text().splitlines() if ln.startswith(("State", "Sig"))],
             )
-            raise AssertionError((moment, stack, term.wait(0.1), term.output))
+            os.kill(term.pid, signal.SIGABRT)
+            raise AssertionError((moment, stack, term.wait(5), term.output.decode(errors="replace")))
         os.write(term.fd, b"\x03")
         rc = term.wait(10)
     finally:
