@@ -46,32 +46,47 @@ def lock_holder(paths: ProjectPaths) -> dict | None:
 def try_lock(paths: ProjectPaths) -> bool:
     """Take the index lock for this process; False when another live run holds it.
 
+    The lock appears whole or not at all: its content is written to a file of this process and
+    hard-linked into place (so a Ctrl-C at any moment never leaves a half-written lock).
+
     Raises:
         ProjectDirUnusable: ``.codegraph`` is not a writable directory.
     """
     from codegraph.index.indexer import ensure_codegraph_dir
 
     ensure_codegraph_dir(paths)
-    for _ in range(2):
-        try:
-            fd = os.open(paths.index_lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            if lock_holder(paths) is not None:
-                return False
-            continue  # stale lock cleared: try once more
-        try:
-            with os.fdopen(fd, "w") as fh:
-                json.dump({"pid": os.getpid(), "started": time.time()}, fh)
-        except BaseException:  # Ctrl-C between create and write: leave no half-written lock behind
-            with contextlib.suppress(OSError):
-                paths.index_lock.unlink()
-            raise
-        return True
-    return False
+    mine = paths.dir / f"index.lock.{os.getpid()}"
+    try:
+        mine.write_text(json.dumps({"pid": os.getpid(), "started": time.time()}))
+        for _ in range(2):
+            try:
+                _link_or_create(mine, paths.index_lock)
+                return True
+            except FileExistsError:
+                if lock_holder(paths) is not None:
+                    return False
+                # a stale lock was cleared: try once more
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            mine.unlink()
+
+
+def _link_or_create(source, lock) -> None:
+    """Hard-link ``source`` to ``lock`` (FileExistsError when taken); where the filesystem has no hard
+    links, create ``lock`` exclusively and copy the content in."""
+    try:
+        os.link(source, lock)
+    except FileExistsError:
+        raise
+    except OSError:
+        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(source.read_text())
 
 
 def release_lock(paths: ProjectPaths) -> None:
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
         data = json.loads(paths.index_lock.read_text())
         if int(data.get("pid", -1)) == os.getpid():
             paths.index_lock.unlink()
