@@ -54,7 +54,26 @@ DEFAULT_IGNORED_DIRS = frozenset(
 # (coverage.py's `coverage/`, pypa/build's `src/build/`, issue 9): they hide only files that git does
 # not track, or, outside git, directories that are not Python packages (no __init__.py).
 BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "coverage", "target", "vendor"})
+# Source in languages no module handles yet (checked only when no registered language claims the
+# extension): counted as skipped, so a C project does not index as an empty one in silence (issue 9).
+NOT_SUPPORTED_YET = "language not supported yet"
+UNSUPPORTED_SOURCE_EXTENSIONS = frozenset(
+    {
+        ".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl",
+        ".m", ".mm", ".lua", ".pl", ".pm", ".ex", ".exs", ".erl", ".hrl", ".hs", ".ml", ".mli",
+        ".clj", ".cljs", ".fs", ".fsx", ".vue", ".svelte", ".jl", ".groovy", ".gradle", ".elm",
+        ".nim", ".cr", ".f90", ".vb", ".pas", ".d", ".cu", ".sol", ".r",
+    }
+)  # fmt: skip
 DEFAULT_MAX_BYTES = 1_000_000
+
+
+def _unsupported_source(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1].lower()
+    dot = name.rfind(".")
+    return dot > 0 and name[dot:] in UNSUPPORTED_SOURCE_EXTENSIONS
+
+
 MINIFIED_AVG_LINE = 500
 
 
@@ -150,7 +169,9 @@ def _walk_candidates(root: Path, *, walk_build_dirs: bool = False) -> list[str]:
                 ):
                     continue
                 walk(entry.path, rel + "/")
-            elif language_for(entry.name) is not None and not ignored(rel, False):
+            elif (language_for(entry.name) is not None or _unsupported_source(entry.name)) and not ignored(
+                rel, False
+            ):
                 out.append(rel)
         if pushed:
             specs.pop()
@@ -173,7 +194,7 @@ def discover(
         include: gitignore-style patterns indexed even under a default-ignored directory name
             (``codegraph.json`` ``include``); ``exclude`` still wins.
 
-    Reasons: ``ignored directory``, ``secret file``, ``excluded by codegraph.json``,
+    Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``, ``excluded by codegraph.json``,
     ``symlink outside root``, ``too large (N bytes > limit)``, ``unreadable``. Binary and minified
     checks need the bytes and happen in the indexer.
     """
@@ -191,6 +212,9 @@ def discover(
     for rel in candidates:
         lang = language_for(rel)
         if lang is None:
+            if _unsupported_source(rel) and not is_secret(rel) and not _default_ignored(root, rel, tracked):
+                if excluded is None or not excluded.match_file(rel):
+                    result.skipped[rel] = NOT_SUPPORTED_YET
             continue
         if is_secret(rel):
             result.skipped[rel] = "secret file"

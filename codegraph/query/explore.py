@@ -451,6 +451,22 @@ def budget_for(file_count: int) -> int:
     return HARD_CEILING
 
 
+def _not_supported_yet(reader: Reader) -> str:
+    """A sentence on the files the index skipped as a language codegraph does not support yet (a C
+    project must not look like an empty one, issue 9), or ""."""
+    from codegraph.index.discover import NOT_SUPPORTED_YET
+
+    skipped = reader.skipped() if callable(getattr(reader, "skipped", None)) else {}
+    paths = sorted(p for p, reason in skipped.items() if reason == NOT_SUPPORTED_YET)
+    if not paths:
+        return ""
+    kinds = sorted({p.rsplit(".", 1)[-1].lower() for p in paths})
+    return (
+        f"{len(paths)} file{'s' if len(paths) != 1 else ''} here are in a language codegraph does not "
+        f"support yet ({', '.join('.' + k for k in kinds[:8])}): read them directly."
+    )
+
+
 def explore(
     reader: Reader,
     question: str,
@@ -473,6 +489,9 @@ def explore(
             "No symbol in the index matches the question's names or words. Name a function, class "
             "or file, or check `codegraph status` (is the code indexed?)."
         )
+        unsupported = _not_supported_yet(reader)
+        if unsupported:
+            result.note += f" {unsupported}"
         return result
     result.flow = _flow(reader, ranking)
     result.blast = _blast(reader, ranking)

@@ -107,3 +107,38 @@ def test_an_unreadable_file_and_an_outward_symlink_get_one_reason_everywhere(pro
     assert "directly" not in said["locked.py"] + said["link.py"]
     assert "1\tdef a_func():" in said["node"]
     assert "source not shown: a.py — unreadable (Permission denied)" in said["node after"]
+
+
+@pytest.mark.parametrize("use_git", [True, False])
+def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(tmp_path, use_git):
+    # adversarial pass 2026-12-01: a C project indexed as "0 files … skipped: none", the same silence
+    # issue 9 reported for .go/.rs/.java before those languages existed.
+    import subprocess
+    import sys
+
+    (tmp_path / "main.c").write_text("int f(void) { return 0; }\n")
+    (tmp_path / "f.hpp").write_text("int f();\n")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "dep.c").write_text("int g(void);\n")
+    (tmp_path / "README.md").write_text("# not source\n")
+    if use_git:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.skipped == {"language not supported yet": 2}
+    with Reader(tmp_path) as reader:
+        assert reader.skipped() == {
+            "main.c": "language not supported yet",
+            "f.hpp": "language not supported yet",
+        }
+
+    def cg(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "codegraph", *args, "-p", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    assert "skipped: 2 language not supported yet" in cg("status").stdout
+    explore = cg("explore", "what calls f")
+    assert "2 files here are in a language codegraph does not support yet (.c, .hpp)" in explore.stdout
