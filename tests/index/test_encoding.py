@@ -99,3 +99,15 @@ def test_file_view_shows_utf16_and_cookie_files_as_their_text_not_their_raw_byte
         lat = render_file_view(file_view(tmp_path, reader, FileViewRequest("lat.py")))
     assert "1\tclass U16 { void café() {} }" in wide, wide
     assert "2\tdef café():" in lat, lat
+
+
+def test_ruby_magic_encoding_comment_is_honoured(tmp_path):
+    # adversarial pass 2026-12-01: `# encoding: latin-1` then `def café` was indexed as `caf`.
+    (tmp_path / "lat.rb").write_bytes(b"# encoding: latin-1\ndef caf\xe9\nend\n")
+    (tmp_path / "she.rb").write_bytes(
+        b"#!/usr/bin/env ruby\n# -*- coding: iso-8859-1 -*-\ndef na\xefve\nend\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert [n.file_path for n in reader.nodes_named("café")] == ["lat.rb"]
+        assert [n.file_path for n in reader.nodes_named("naïve")] == ["she.rb"]
