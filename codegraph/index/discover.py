@@ -194,9 +194,10 @@ def discover(
         include: gitignore-style patterns indexed even under a default-ignored directory name
             (``codegraph.json`` ``include``); ``exclude`` still wins.
 
-    Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``, ``excluded by codegraph.json``,
-    ``symlink outside root``, ``too large (N bytes > limit)``, ``unreadable``. Binary and minified
-    checks need the bytes and happen in the indexer.
+    Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
+    ``excluded by codegraph.json``, ``symlink outside root``, ``not a regular file``,
+    ``too large (N bytes > limit)``, ``unreadable``. Binary and minified checks need the bytes and
+    happen in the indexer.
     """
     root = root.resolve()
     result = Discovery()
@@ -234,7 +235,8 @@ def discover(
                     result.skipped[rel] = "symlink outside root"
                     continue
                 st = target.stat()
-            if not stat.S_ISREG(st.st_mode):
+            if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device named like source
+                result.skipped[rel] = "not a regular file"
                 continue
         except (OSError, RuntimeError):  # RuntimeError: symlink loop on older Pythons
             result.skipped[rel] = "unreadable"

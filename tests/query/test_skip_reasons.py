@@ -142,3 +142,16 @@ def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(t
     assert "skipped: 2 language not supported yet" in cg("status").stdout
     explore = cg("explore", "what calls f")
     assert "2 files here are in a language codegraph does not support yet (.c, .hpp)" in explore.stdout
+
+
+def test_a_fifo_named_like_source_is_skipped_with_its_reason_in_files_and_the_file_view(tmp_path):
+    # adversarial pass 2026-12-01: fifo.go was silently absent from `files`, and the file view called it
+    # "not an indexed file … read config and docs files directly".
+    os.mkfifo(tmp_path / "fifo.go")
+    (tmp_path / "ok.go").write_text("package main\nfunc ok() {}\n")
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.skipped == {"not a regular file": 1}
+    with Reader(tmp_path) as reader:
+        with pytest.raises(CodegraphError) as err:
+            file_view.file_view(tmp_path, reader, file_view.FileViewRequest("fifo.go"))
+    assert str(err.value) == "fifo.go exists but was not indexed (not a regular file)."
