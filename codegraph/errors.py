@@ -65,9 +65,23 @@ class SymbolNotFound(CodegraphError):
     exit_code = 4
     recoverable = True
 
-    def __init__(self, name: str, suggestions: list[str] | None = None):
+    def __init__(
+        self,
+        name: str,
+        suggestions: list[str] | None = None,
+        *,
+        in_file: str | None = None,
+        defined_in: list[str] | None = None,
+    ):
         self.name = name
         self.suggestions = suggestions or []
+        if in_file is not None:  # the name exists, only not in the file asked for
+            where = ", ".join(defined_in[:5]) if defined_in else "other files"
+            more = f" and {len(defined_in) - 5} more" if defined_in and len(defined_in) > 5 else ""
+            super().__init__(
+                f"No symbol named '{name}' in a file matching '{in_file}'; it is defined in {where}{more}."
+            )
+            return
         hint = f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"No symbol named '{name}' in the index.{hint}")
 

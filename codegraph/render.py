@@ -150,7 +150,7 @@ def _status(r: basic.StatusResult) -> str:
     c = r.counts
     m = r.metadata
     out = [
-        f"root: {r.root}",
+        f"root: {quote_path(str(r.root))}",
         f"index: {c['files']} files, {c['nodes']} nodes, {c['edges']} edges, {c['unresolved']} unresolved references",
         f"state: {m.get('index_state', 'unknown')}; commit {m.get('indexed_at_commit') or '-'}; "
         f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",

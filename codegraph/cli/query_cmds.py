@@ -13,6 +13,22 @@ from codegraph.query.freshness import banner, changed_files, cited_paths
 from codegraph.render import render, to_data, to_json
 
 
+class _Confidence(click.FloatRange):
+    """A number from 0 to 1. ``nan`` passes FloatRange (every comparison with it is false) and then drops
+    every edge in silence (adversarial pass 2026-12-01): refused here."""
+
+    name = "confidence"
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value!r} is not a number from 0 to 1.", param, ctx)
+        return number
+
+
+_CONFIDENCE = _Confidence(0, 1)
+
+
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     def answer(reader):
         result = fn(reader, *args, **kwargs)
@@ -59,7 +75,7 @@ query_cmd = click.Command(
 @click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
 @click.option(
     "--min-confidence",
-    type=click.FloatRange(0, 1),
+    type=_CONFIDENCE,
     help="Leave out edges the resolver was less sure of (0-1; name-only matches are 0.5, the top tier 0.9).",
 )
 @_common
@@ -74,7 +90,7 @@ def callers_cmd(symbol, file, limit, min_confidence, path, as_json):
 @click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
 @click.option(
     "--min-confidence",
-    type=click.FloatRange(0, 1),
+    type=_CONFIDENCE,
     help="Leave out edges the resolver was less sure of (0-1; name-only matches are 0.5, the top tier 0.9).",
 )
 @_common
@@ -89,7 +105,7 @@ def callees_cmd(symbol, file, limit, min_confidence, path, as_json):
 @click.option("--depth", type=click.IntRange(1, 10), default=3, show_default=True)
 @click.option(
     "--min-confidence",
-    type=click.FloatRange(0, 1),
+    type=_CONFIDENCE,
     help="Leave out edges the resolver was less sure of (0-1; name-only matches are 0.5, the top tier 0.9).",
 )
 @_common

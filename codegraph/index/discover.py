@@ -55,6 +55,8 @@ DEFAULT_IGNORED_DIRS = frozenset(
 # not track, or, outside git, directories that are not Python packages (no __init__.py).
 BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "coverage", "target", "vendor"})
 DEFAULT_MAX_BYTES = 1_000_000
+
+
 MINIFIED_AVG_LINE = 500
 
 
@@ -175,9 +177,10 @@ def discover(
         include: gitignore-style patterns indexed even under a default-ignored directory name
             (``codegraph.json`` ``include``); ``exclude`` still wins.
 
-    Reasons: ``ignored directory``, ``secret file``, ``excluded by codegraph.json``,
-    ``symlink outside root``, ``too large (N bytes > limit)``, ``unreadable``. Binary and minified
-    checks need the bytes and happen in the indexer.
+    Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
+    ``excluded by codegraph.json``, ``symlink outside root``, ``not a regular file``,
+    ``too large (N bytes > limit)``, ``unreadable``. Binary and minified checks need the bytes and
+    happen in the indexer.
     """
     root = root.resolve()
     result = Discovery()
@@ -194,8 +197,9 @@ def discover(
         lang = language_for(rel)
         if lang is None:
             other = unsupported_language(rel)
-            if other is not None and not is_secret(rel):
-                result.skipped[rel] = f"language not supported yet ({other})"
+            if other is not None and not is_secret(rel) and not _default_ignored(root, rel, tracked):
+                if excluded is None or not excluded.match_file(rel):
+                    result.skipped[rel] = f"language not supported yet ({other})"
             continue
         if is_secret(rel):
             result.skipped[rel] = "secret file"
@@ -215,7 +219,8 @@ def discover(
                     result.skipped[rel] = "symlink outside root"
                     continue
                 st = target.stat()
-            if not stat.S_ISREG(st.st_mode):
+            if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device named like source
+                result.skipped[rel] = "not a regular file"
                 continue
         except (OSError, RuntimeError):  # RuntimeError: symlink loop on older Pythons
             result.skipped[rel] = "unreadable"

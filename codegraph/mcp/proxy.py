@@ -204,6 +204,19 @@ class Proxy:
         if self.paths is None and not self._no_daemon:
             self._index_appeared()
         with self._lock:
+            if self.state != LOCAL and self._id_in_flight_locked(message.get("id")):
+                # Replies are matched by id: a second call under a live id would lose one of the two
+                # replies in silence (adversarial pass 2026-12-01).
+                import json
+
+                self._write(
+                    protocol.error(
+                        message.get("id"),
+                        protocol.INVALID_REQUEST,
+                        f"Invalid request: id {json.dumps(message.get('id'))} is already used by a call in flight",
+                    )
+                )
+                return
             self._outstanding += 1
             if name not in self.enabled or self.state == LOCAL:
                 # Disabled tools go to the in-process handler, which explains what is enabled (issue 3).
@@ -220,6 +233,10 @@ class Proxy:
                     self._write(self._busy(message))
             else:
                 self._send_to_daemon(message)
+
+    def _id_in_flight_locked(self, msg_id: object) -> bool:
+        key = _key(msg_id)
+        return key in self._inflight or any(_key(m.get("id")) == key for m, _ in self._pending)
 
     def _index_appeared(self) -> None:
         """A session that began without an index switches to the daemon once one exists (a

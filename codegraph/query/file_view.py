@@ -295,6 +295,14 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
                 f"{rel} is {st.st_size} bytes, over the file view's {MAX_FILE_BYTES} byte limit."
             )
         data = fh.read(MAX_FILE_BYTES + 1)
+    if not data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 BOM: read_lines drops exactly one, as Read does
+        # Decoded as the indexer decodes it (UTF-16/32 with a BOM, a PEP 263 cookie), so the lines
+        # shown are the lines the index numbered; plain UTF-8 comes back unchanged.
+        from codegraph.index.indexer import source_utf8
+        from codegraph.index.languages import language_for
+
+        language = language_for(target_rel)
+        data = source_utf8(data, language[0] if language else None)
     return read_lines(data), target_rel
 
 

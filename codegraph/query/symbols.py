@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import difflib
-import re
 
 from codegraph.errors import InputTooLong, SymbolNotFound
+from codegraph.index.languages import language_for
 from codegraph.model import Node
 from codegraph.store.reader import Reader
 
@@ -38,7 +38,7 @@ def find_symbols(
     check_text(file, "file", MAX_PATH)
     raw = text.strip()
     head = raw.split(":", 1)[0]
-    if ":" in raw and "::" not in raw and ("/" in head or re.search(r"\.(py|pyi|[cm]?[jt]sx?)$", head)):
+    if ":" in raw and "::" not in raw and ("/" in head or language_for(head) is not None):
         file, raw = raw.split(":", 1)  # file-qualified: path/to/x.py:Name or x.py:Name
     parts = [p for p in raw.replace("::", ".").replace("#", ".").split(".") if p]
     if not parts:
@@ -55,9 +55,12 @@ def find_symbols(
         candidates = narrowed
     if file:
         f = file.strip().lstrip("./")
+        elsewhere = candidates
         candidates = [
             n for n in candidates if n.file_path == f or n.file_path.endswith("/" + f) or f in n.file_path
         ]
+        if elsewhere and not candidates:  # not "Did you mean: a?" for `a --file typo.py`
+            raise SymbolNotFound(text, in_file=file, defined_in=sorted({n.file_path for n in elsewhere}))
     if line is not None and len(candidates) > 1:
         spanning = [n for n in candidates if n.start_line <= line <= n.end_line]
         if spanning:

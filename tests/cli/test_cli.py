@@ -143,3 +143,15 @@ def test_in_the_home_directory_the_advice_is_a_command_that_works(tmp_path, monk
     text = call_tool("codegraph_explore", {"query": "f"}, default_root=home)["content"][0]["text"]
     assert "home directory" in text and "run `codegraph init` there" not in text, text
     assert run("init", str(home), "--force").returncode == 0  # the advice works
+
+
+def test_min_confidence_nan_is_refused_not_an_empty_answer(tmp_path):
+    # adversarial pass 2026-12-01: `--min-confidence nan` passed FloatRange(0, 1) and dropped every edge.
+    root = copy_fixture("python", tmp_path)
+    assert cg("init", str(root)).returncode == 0
+    for command in ("callers", "callees", "impact"):
+        proc = cg(command, "Query.add_q", "--min-confidence", "nan", "-p", str(root))
+        assert proc.returncode == 2 and "'nan' is not a number from 0 to 1" in proc.stderr, proc
+        assert "Traceback" not in proc.stderr
+    ok = cg("callers", "Query.add_q", "--min-confidence", "0.5", "-p", str(root))
+    assert ok.returncode == 0 and "QuerySet::filter" in ok.stdout

@@ -137,3 +137,24 @@ def test_an_over_long_line_is_refused_without_being_buffered_and_the_server_keep
     assert second == {"jsonrpc": "2.0", "id": "after", "result": {}}
     assert peak < 48, f"peak RSS {peak:.0f} MB while reading a 64 MiB line"
     assert b"Traceback" not in stderr
+
+
+def test_two_calls_under_one_id_each_get_a_reply(tmp_path, runtime):
+    # adversarial pass 2026-12-01: through the daemon, the second call with id 7 overwrote the first in
+    # the in-flight table and one of the two replies was dropped in silence.
+    root = copy_fixture("python", tmp_path)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    call = '"method":"tools/call","params":{"name":"codegraph_callers","arguments":{"symbol":"add_q"}}'
+    try:
+        for env in ({}, {"CODEGRAPH_NO_DAEMON": "1"}):
+            replies = session(root, ['{"jsonrpc":"2.0","id":7,' + call + "}"] * 2, env)
+            sevens = [r for r in replies if r.get("id") == 7]
+            assert len(sevens) == 2, (env, replies)
+            assert any("result" in r for r in sevens)
+            for r in sevens:
+                assert "result" in r or r["error"] == {
+                    "code": -32600,
+                    "message": "Invalid request: id 7 is already used by a call in flight",
+                }
+    finally:
+        _kill_daemons(runtime, [root.resolve()])

@@ -140,3 +140,27 @@ def test_explore_on_a_named_class_shows_its_members_that_the_question_words_name
     result = explore.explore(reader, "how does Query add a where clause", max_chars=3000)
     assert any(n.qualified_name == "Query::add_q" for n in result.seeds)
     assert "def add_q(self, q):" in render(result)
+
+
+def test_file_qualified_symbols_work_in_every_language_not_only_python_and_js(indexed):
+    # adversarial pass 2026-12-01: `store/helpers.go:clampBonus` was "No symbol named …": the
+    # file-qualified form the tool descriptions advertise recognised only .py/.js/.ts paths.
+    from codegraph.query.symbols import find_symbols
+
+    reader = indexed("go")
+    (found,) = find_symbols(reader, "store/helpers.go:clampBonus")
+    assert (found.name, found.file_path) == ("clampBonus", "store/helpers.go")
+    (found,) = find_symbols(reader, "helpers.go:clampBonus")
+    assert found.file_path == "store/helpers.go"
+
+
+def test_a_name_that_exists_but_not_in_the_file_asked_for_says_where_it_is(indexed):
+    # adversarial pass 2026-12-01: `node clampBonus --file typo.go` answered "Did you mean: clampBonus?".
+    from codegraph.query.symbols import find_symbols
+
+    reader = indexed("go")
+    with pytest.raises(SymbolNotFound) as err:
+        find_symbols(reader, "clampBonus", file="typo.go")
+    assert str(err.value) == (
+        "No symbol named 'clampBonus' in a file matching 'typo.go'; it is defined in store/helpers.go."
+    )

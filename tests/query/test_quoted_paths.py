@@ -45,3 +45,19 @@ def test_a_newline_in_a_file_name_keeps_each_answer_on_its_lines(tmp_path):
     assert '### "evil\\nname.py" (whole file)' in cg("explore", "nl_func", "-p", str(tmp_path)).splitlines()
     (tmp_path / "evil\nname.py").write_text("def nl_func():\n    return 1\n")
     assert '  modified: "evil\\nname.py"' in cg("status", "-p", str(tmp_path)).splitlines()
+
+
+def test_a_newline_in_the_project_root_keeps_status_on_its_lines(tmp_path):
+    # adversarial pass 2026-12-01: `status` printed "root: /tmp/nl" and "dir" on two lines.
+    root = tmp_path / "nl\ndir"
+    root.mkdir()
+    (root / "q.py").write_text("def q():\n    pass\n")
+
+    def cg(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "codegraph", *args], capture_output=True, text=True, cwd=root, timeout=60
+        )
+
+    assert cg("init", ".").returncode == 0
+    lines = cg("status").stdout.splitlines()
+    assert lines[0] == f"root: {quote_path(str(root))}" and lines[1].startswith("index: 1 files"), lines

@@ -107,3 +107,51 @@ def test_an_unreadable_file_and_an_outward_symlink_get_one_reason_everywhere(pro
     assert "directly" not in said["locked.py"] + said["link.py"]
     assert "1\tdef a_func():" in said["node"]
     assert "source not shown: a.py — unreadable (Permission denied)" in said["node after"]
+
+
+@pytest.mark.parametrize("use_git", [True, False])
+def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(tmp_path, use_git):
+    # adversarial pass 2026-12-01: a C project indexed as "0 files … skipped: none" (before C had a
+    # module), the same silence issue 9 reported for .go/.rs/.java; Lua and Perl have none yet.
+    import subprocess
+    import sys
+
+    (tmp_path / "main.lua").write_text("local function f() return 0 end\n")
+    (tmp_path / "f.pl").write_text("sub f { 0 }\n")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "dep.lua").write_text("return 1\n")
+    (tmp_path / "README.md").write_text("# not source\n")
+    if use_git:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.skipped == {"language not supported yet": 2}
+    with Reader(tmp_path) as reader:
+        assert reader.skipped() == {
+            "main.lua": "language not supported yet (Lua)",
+            "f.pl": "language not supported yet (Perl)",
+        }
+
+    def cg(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "codegraph", *args, "-p", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    assert "skipped: 2 language not supported yet" in cg("status").stdout
+    explore = cg("explore", "what calls f")
+    assert "2 source files here are in languages codegraph does not support yet (Lua 1, Perl 1)" in explore.stdout
+
+
+def test_a_fifo_named_like_source_is_skipped_with_its_reason_in_files_and_the_file_view(tmp_path):
+    # adversarial pass 2026-12-01: fifo.go was silently absent from `files`, and the file view called it
+    # "not an indexed file … read config and docs files directly".
+    os.mkfifo(tmp_path / "fifo.go")
+    (tmp_path / "ok.go").write_text("package main\nfunc ok() {}\n")
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.skipped == {"not a regular file": 1}
+    with Reader(tmp_path) as reader:
+        with pytest.raises(CodegraphError) as err:
+            file_view.file_view(tmp_path, reader, file_view.FileViewRequest("fifo.go"))
+    assert str(err.value) == "fifo.go exists but was not indexed (not a regular file)."

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from codegraph.index.encoding import pep263_encoding
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule, relative_file
 from codegraph.model import Node
@@ -579,6 +580,11 @@ class Ruby(LanguageModule):
     test_suffixes = ("_test.rb", "_spec.rb")
     test_prefixes = ("test_",)
     extractor = RubyExtractor
+
+    def declared_encoding(self, data: bytes) -> str | None:
+        """A magic comment on line 1 (or 2, after a shebang): ``# encoding: latin-1``, ``# -*- coding: … -*-``
+        — the same form as Python's PEP 263 cookie (adversarial pass 2026-12-01: ``def café`` was ``caf``)."""
+        return pep263_encoding(data)
 
     def is_test_file(self, path: str) -> bool:
         return super().is_test_file(path) or "/spec/" in "/" + path.lower()
