@@ -3,9 +3,10 @@
 
 Usage: python scripts/bench/index_bench.py CORPUS [--runs N] [--no-reference]
   CORPUS: a directory, or a name built by ../shared/corpora/build.sh (flask, django-wheel,
-  django-sdist, rxjs, three).
+  django-sdist, rxjs, three, and the per-language ones: go-x-tools, java-guava, zig-std…).
 
-For each tool: cold index of a fresh copy, no-change re-index, and re-index after one file is edited.
+For each tool: cold index of a fresh copy, no-change re-index, and re-index after one file of the
+corpus's main language is edited (a line comment appended, in that language's syntax).
 Prints wall seconds, peak RSS of the process tree (MB), files/nodes/edges, and ours/reference ratios
 (median of --runs).
 """
@@ -25,6 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import measure  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+from codegraph.index.languages import language_for, module_for  # noqa: E402
+
 SHARED = REPO.parent / "shared"
 CODEGRAPH = [sys.executable, "-m", "codegraph"]
 REFERENCE = ["bash", str(SHARED / "reference" / "reference-cli.sh")]
@@ -54,21 +58,21 @@ def counts(root: Path) -> tuple[int, int, int]:
         conn.close()
 
 
-def edit_one(root: Path) -> None:
-    candidates = sorted(
-        p
-        for p in root.rglob("*")
-        if p.suffix in (".py", ".ts", ".js")
-        and p.is_file()
-        and ".codegraph" not in p.parts
-        and "node_modules" not in p.parts
-    )
-    target = candidates[len(candidates) // 2]
-    target.write_text(
-        target.read_text(errors="replace") + "\n// edited\n"
-        if target.suffix != ".py"
-        else target.read_text(errors="replace") + "\n# edited\n"
-    )
+def edit_one(root: Path) -> str:
+    """Append a line comment to one file of the corpus's main language (the registered language with
+    the most files; the middle one of them by path). Returns the file's path under ``root``."""
+    by_label: dict[str, list[Path]] = {}
+    for p in sorted(root.rglob("*")):
+        if ".codegraph" in p.parts or "node_modules" in p.parts or not p.is_file():
+            continue
+        hit = language_for(p.relative_to(root).as_posix())
+        if hit is not None:
+            by_label.setdefault(hit[0], []).append(p)
+    label, files = max(by_label.items(), key=lambda kv: len(kv[1]))
+    target = files[len(files) // 2]
+    with target.open("a", encoding="utf-8", errors="replace") as f:
+        f.write(f"\n{module_for(label).line_comment} edited by index_bench\n")
+    return target.relative_to(root).as_posix()
 
 
 def run_tool(tool: str, corpus: Path, runs: int) -> dict:
@@ -78,7 +82,7 @@ def run_tool(tool: str, corpus: Path, runs: int) -> dict:
         else (REFERENCE + ["init"], REFERENCE + ["sync"])
     )
     results: dict[str, list[tuple[float, float]]] = {"cold": [], "nochange": [], "edit1": []}
-    sizes = None
+    sizes = edited = None
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="cg-bench-") as tmp:
             root = Path(tmp) / "repo"
@@ -86,13 +90,13 @@ def run_tool(tool: str, corpus: Path, runs: int) -> dict:
             results["cold"].append(measure(init + [str(root)])[:2])
             sizes = counts(root)
             results["nochange"].append(measure(sync + [str(root)])[:2])
-            edit_one(root)
+            edited = edit_one(root)
             results["edit1"].append(measure(sync + [str(root)])[:2])
     med = {
         k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v))
         for k, v in results.items()
     }
-    return {"timing": med, "sizes": sizes}
+    return {"timing": med, "sizes": sizes, "edited": edited}
 
 
 def main() -> None:
@@ -110,6 +114,7 @@ def main() -> None:
         f, n, e = data[t]["sizes"]
         for phase, (wall, mb) in data[t]["timing"].items():
             print(f"{t:<10} {phase:<9} {wall:>8.2f} {mb:>8.0f}   {f} / {n} / {e}")
+    print(f"edit1 edits: {data['codegraph']['edited']}")
     ours = data["codegraph"]["timing"]
     print(f"no-change re-index / cold (codegraph): {ours['nochange'][0] / ours['cold'][0]:.1%}")
     if "reference" in data:

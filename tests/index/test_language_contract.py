@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from codegraph.index.indexer import index_project
-from codegraph.index.languages import all_languages, language_for, query_for
+from codegraph.index.languages import all_languages, language_for, module_for, parser_for, query_for
 from codegraph.paths import ProjectPaths
 from tests.index.golden import dump_graph
 
@@ -74,3 +74,18 @@ def test_language_declares_what_the_readme_table_says(label):
 
     lang = module_for(label)
     assert lang.name and lang.extracts and lang.resolution and lang.extensions
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_language_line_comment_parses_as_a_comment(label):
+    lang = module_for(label)
+    repo = FIXTURES / "repos" / label
+    source = next(
+        p for p in sorted(repo.rglob("*")) if p.is_file() and (language_for(p.name) or ("",))[0] == label
+    ).read_bytes()
+    tree = parser_for(lang.grammar).parse(source.rstrip() + f"\n{lang.line_comment} edited\n".encode())
+    last = tree.root_node
+    while last.child_count and "comment" not in last.type:
+        last = last.children[-1]
+    assert "comment" in last.type and last.text.decode().startswith(lang.line_comment)
+    assert not tree.root_node.has_error or parser_for(lang.grammar).parse(source).root_node.has_error

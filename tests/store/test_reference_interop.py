@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from codegraph.index.indexer import index_project
+from codegraph.index.languages import all_languages
 from codegraph.paths import ProjectPaths
 from codegraph.query.basic import search
 from codegraph.query.graph import callers
@@ -78,3 +79,82 @@ def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
     result = json.loads(reference_cli("callers", "add_q", "-p", str(root), "-j"))
     callers_seen = [(c["name"], c["filePath"]) for d in result["definitions"] for c in d["callers"]]
     assert callers_seen == [("filter", "shop/db/query.py")]
+
+
+# Per language: a function or method of the fixture repo and its callers (name, file), read off the
+# golden dump's edges (fixtures/golden/<label>.json); the test checks the golden still says so.
+# The reference parses every one of these languages itself except Zig (it has no Zig grammar); it must
+# still read our index of the Zig fixture.
+CALLED = {
+    "csharp": ("Transfer", {("Main", "src/Ledger.App/Program.cs")}),
+    "dart": ("bump", {("add", "lib/src/registry.dart")}),
+    "go": ("report", {("main", "main.go")}),
+    "java": ("hex", {("main", "src/main/java/com/acme/shop/Main.java")}),
+    "javascript": ("area", {("main", "lib/app.mjs")}),
+    "jsx": (
+        "formatLabel",
+        {
+            ("Button", "src/Button.jsx"),
+            ("Button.jsx", "src/Button.jsx"),
+            ("render", "src/Toolbar.jsx"),
+            ("Toolbar.jsx", "src/Toolbar.jsx"),
+        },
+    ),
+    "kotlin": (
+        "hypot",
+        {
+            ("diagonal", "src/main/kotlin/com/acme/app/service/ShapeService.kt"),
+            ("ShapeService.kt", "src/main/kotlin/com/acme/app/service/ShapeService.kt"),
+        },
+    ),
+    "php": ("describe", {("defaults", "src/Registry.php")}),
+    "python": ("add_q", {("filter", "shop/db/query.py")}),
+    "ruby": ("distance_to", {("edge_distance", "lib/shapes/circle.rb")}),
+    "rust": ("grow", {("build", "app/src/main.rs")}),
+    "scala": ("validate", {("place", "src/main/scala/shop/service/OrderService.scala")}),
+    "swift": ("shouted", {("title", "Sources/App/Report.swift")}),
+    "tsx": ("useTitle", {("Panel", "src/Panel.tsx"), ("Panel.tsx", "src/Panel.tsx")}),
+    "typescript": ("emit", {("next", "src/internal/Subscriber.ts")}),
+    "zig": ("translate", {("shifted", "src/geo/point.zig")}),
+}
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+# The edge kinds the reference's `callers` walks (its graph/traversal.js getCallers): a file that imports
+# the symbol counts as a caller, named by the file.
+REFERENCE_CALLER_KINDS = {"calls", "references", "imports", "instantiates", "navigates"}
+
+
+def _golden_callers(label: str, name: str) -> set[tuple[str, str]]:
+    golden = json.loads((FIXTURES / "golden" / f"{label}.json").read_text())
+    names = {n["key"]: n["name"] for n in golden["nodes"]}
+    return {
+        (names[e["from"]], e["from"].split(":", 1)[0])
+        for e in golden["edges"]
+        if e["kind"] in REFERENCE_CALLER_KINDS and names[e["to"]] == name
+    }
+
+
+def test_every_registered_language_has_a_called_symbol_to_check():
+    assert sorted(CALLED) == [lang.label for lang in all_languages()]
+
+
+@pytest.mark.parametrize("label", [lang.label for lang in all_languages()])
+def test_reference_cli_reads_our_index_of_each_language(label, tmp_path, reference_cli):
+    name, expected = CALLED[label]
+    assert _golden_callers(label, name) == expected
+    root = copy_fixture(label, tmp_path)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as reader:
+        counts = reader.counts()
+        assert label in reader.languages()
+
+    status = json.loads(reference_cli("status", str(root), "-j"))
+    assert (status["fileCount"], status["nodeCount"], status["edgeCount"]) == (
+        counts["files"],
+        counts["nodes"],
+        counts["edges"],
+    )
+    assert status["index"]["state"] == "complete"
+
+    result = json.loads(reference_cli("callers", name, "-p", str(root), "-j"))
+    seen = {(c["name"], c["filePath"]) for d in result["definitions"] for c in d["callers"]}
+    assert seen == expected

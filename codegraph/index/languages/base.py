@@ -51,6 +51,8 @@ class LanguageModule:
         test_suffixes / test_prefixes: file-name rules for test files (the directory rules
             ``tests/``, ``test/``, ``__tests__/`` are generic).
         generated_suffixes: file-name suffixes of generated files.
+        line_comment: what starts a line comment (``//``; ``#`` in Python and Ruby); the index
+            benchmark appends one to edit a file.
         name: the language's display name (README table, status).
         extracts / resolution: one line each for the README's language table (generated from the
             registry by scripts/languages_table.py): what symbols and references are extracted,
@@ -79,6 +81,7 @@ class LanguageModule:
     test_suffixes: ClassVar[tuple[str, ...]] = ()
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()
+    line_comment: ClassVar[str] = "//"
     extractor: ClassVar[type[Extractor]]
 
     def __init__(self) -> None:

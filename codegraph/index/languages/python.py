@@ -228,6 +228,7 @@ def _docstring(body) -> str | None:
 
 class Python(LanguageModule):
     label = "python"
+    line_comment = "#"
     grammar = "python"
     name = "Python"
     extracts = "classes, functions, methods, module/class variables, decorators, docstrings, signatures"

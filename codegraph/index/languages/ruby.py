@@ -563,6 +563,7 @@ class _Index:
 
 class Ruby(LanguageModule):
     label = "ruby"
+    line_comment = "#"
     name = "Ruby"
     grammar = "ruby"
     extracts = (
