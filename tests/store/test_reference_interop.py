@@ -86,6 +86,11 @@ def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
 # The reference parses every one of these languages itself except Zig (it has no Zig grammar); it must
 # still read our index of the Zig fixture.
 CALLED = {
+    "c": (
+        "kv_get",
+        {("main", "src/main.c"), ("mem_get", "src/main.c"), ("test_put_then_get", "tests/test_store.c")},
+    ),
+    "cpp": ("Write", {("Add", "src/canvas.cc"), ("Draw", "src/canvas.cc")}),
     "csharp": ("Transfer", {("Main", "src/Ledger.App/Program.cs")}),
     "dart": ("bump", {("add", "lib/src/registry.dart")}),
     "go": ("report", {("main", "main.go")}),
