@@ -22,7 +22,9 @@ def _paths(path: str | None):
     return InstallPaths.current(path)
 
 
-def _options(target, scope, prewarm=False, redirect_reads=False, replace=False, auto_allow=True):
+def _options(
+    target, scope, prewarm=False, redirect_reads=False, replace=False, auto_allow=True, frontload=False
+):
     from codegraph_installer.targets import make_options
 
     try:
@@ -31,6 +33,7 @@ def _options(target, scope, prewarm=False, redirect_reads=False, replace=False, 
             scope,
             prewarm=prewarm,
             redirect_reads=redirect_reads,
+            frontload=frontload,
             replace=replace,
             auto_allow=auto_allow,
         )
@@ -85,10 +88,20 @@ _json = click.option("--json", "as_json", is_flag=True, help="Print the result a
 @_target
 @_scope
 @click.option(
-    "--prewarm", is_flag=True, help="Claude: SessionStart hook that starts the daemon / background index."
+    "--prewarm",
+    is_flag=True,
+    help="Claude, Gemini: SessionStart hook that starts the daemon / background index.",
 )
 @click.option(
-    "--redirect-reads", is_flag=True, help="Claude: PreToolUse hook suggesting codegraph for big Reads."
+    "--redirect-reads",
+    is_flag=True,
+    help="Claude: PreToolUse, Gemini: AfterTool hook suggesting codegraph for big file reads.",
+)
+@click.option(
+    "--frontload",
+    is_flag=True,
+    help="Claude: UserPromptSubmit, Gemini: BeforeAgent hook adding explore's source for prompts that "
+    "name indexed code (off per shell: CODEGRAPH_NO_PROMPT_HOOK=1).",
 )
 @click.option(
     "--replace",
@@ -106,7 +119,9 @@ _json = click.option("--json", "as_json", is_flag=True, help="Print the result a
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before writing.")
 @_path
 @_json
-def install(target, scope, prewarm, redirect_reads, replace, no_auto_allow, dry_run, yes, path, as_json):
+def install(
+    target, scope, prewarm, redirect_reads, frontload, replace, no_auto_allow, dry_run, yes, path, as_json
+):
     """Register codegraph's MCP server with an agent (for Claude and Gemini with auto-allow of its
     read-only tools; for Claude optionally hooks).
 
@@ -114,7 +129,9 @@ def install(target, scope, prewarm, redirect_reads, replace, no_auto_allow, dry_
     from codegraph_installer import targets
 
     paths = _paths(path)
-    options = _options(target, scope, prewarm, redirect_reads, replace, auto_allow=not no_auto_allow)
+    options = _options(
+        target, scope, prewarm, redirect_reads, replace, auto_allow=not no_auto_allow, frontload=frontload
+    )
     if not dry_run and not yes and sys.stdin.isatty():
         planned = targets.plan(target, "install", paths, options)
         if not _confirm(planned, yes):

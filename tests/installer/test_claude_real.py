@@ -208,7 +208,9 @@ def test_offline_run_with_the_real_server_index_and_daemon_answers_explore(claud
         text=True,
         timeout=30,
     )
-    assert listed.stdout.startswith("pid ") and str(world["project"]) in listed.stdout  # prewarmed by the hook
+    assert (
+        listed.stdout.startswith("pid ") and str(world["project"]) in listed.stdout
+    )  # prewarmed by the hook
 
 
 def _claude_doctor(claude_bin, world) -> str:
