@@ -16,6 +16,11 @@ def test_ruff_check_passes_on_the_whole_tree():
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
     if not Path(ruff).exists():
         pytest.skip("ruff is not installed (it comes with the test extra: pip install -e '.[test]')")
-    proc = subprocess.run([ruff, "check", "--output-format", "concise", str(ROOT)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [ruff, "check", "--output-format", "concise", str(ROOT)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr

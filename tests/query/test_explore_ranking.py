@@ -39,8 +39,12 @@ FLOW_QUESTIONS = {
     "what happens when the upload route receives a file": {ROUTE, STREAM},
     "how is an upload queued for processing": {QUEUE, ROUTE},
 }
-TYPE_QUESTIONS = ["what does UploadMetadata contain", "which fields does UploadApiRequest carry",
-                  "how is ObjectMetadata filled in", "how is upload telemetry reported"]
+TYPE_QUESTIONS = [
+    "what does UploadMetadata contain",
+    "which fields does UploadApiRequest carry",
+    "how is ObjectMetadata filled in",
+    "how is upload telemetry reported",
+]
 
 
 def _load_probe():
@@ -148,16 +152,19 @@ def _write(root: Path, files: dict[str, str]) -> None:
 def penalty_repo(tmp_path) -> Reader:
     """Generated-by-name files, a test file, a generated test file and a plain module."""
     root = tmp_path / "penalties"
-    _write(root, {
-        "app/api_pb2.py": "def build_request():\n    return 1\n",
-        "app/client.generated.ts": "export function createClient(): number {\n  return 1;\n}\n",
-        "app/service.py": "from app.api_pb2 import build_request\n\n\ndef serve():\n"
-                          "    return build_request()\n",
-        "tests/test_service.py": "from app.service import serve\n\n\ndef test_serve():\n"
-                                 "    assert serve() == 1\n",
-        "tests/test_api_pb2.py": "def test_fake():\n    assert True\n",
-        "go/api.pb.go": "package api\n\nfunc Build() int { return 1 }\n",
-    })
+    _write(
+        root,
+        {
+            "app/api_pb2.py": "def build_request():\n    return 1\n",
+            "app/client.generated.ts": "export function createClient(): number {\n  return 1;\n}\n",
+            "app/service.py": "from app.api_pb2 import build_request\n\n\ndef serve():\n"
+            "    return build_request()\n",
+            "tests/test_service.py": "from app.service import serve\n\n\ndef test_serve():\n"
+            "    assert serve() == 1\n",
+            "tests/test_api_pb2.py": "def test_fake():\n    assert True\n",
+            "go/api.pb.go": "package api\n\nfunc Build() int { return 1 }\n",
+        },
+    )
     index_project(ProjectPaths(root.resolve()), workers=1)
     with Reader(root) as reader:
         yield reader
@@ -201,8 +208,14 @@ def pipeline(indexed) -> Reader:
     return indexed("displacement-ts")
 
 
-@pytest.mark.parametrize("question", ["how are records validated and enriched in the pipeline",
-                                      "how does validateRecords work", "what does StageResult hold"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how are records validated and enriched in the pipeline",
+        "how does validateRecords work",
+        "what does StageResult hold",
+    ],
+)
 def test_heavily_imported_types_file_keeps_full_weight(pipeline, question):
     fs = _file(explore.rank(pipeline, question), PIPELINE_TYPES)
     assert fs.penalty == 1.0 and fs.reasons == []
@@ -215,19 +228,25 @@ def test_question_naming_a_stage_ranks_that_stage_above_the_shared_types_file(pi
     assert [s.path for s in result.sections][0] == "src/stages/validate.ts"
 
 
-@pytest.mark.parametrize("question, stage", [
-    ("how are records validated and enriched in the pipeline", "src/stages/validate.ts"),
-    ("where are records parsed and written", "src/stages/parse.ts"),
-])
+@pytest.mark.parametrize(
+    "question, stage",
+    [
+        ("how are records validated and enriched in the pipeline", "src/stages/validate.ts"),
+        ("where are records parsed and written", "src/stages/parse.ts"),
+    ],
+)
 def test_prose_question_ranks_the_stages_it_names_next_to_the_types_they_share(pipeline, question, stage):
     pos = _positions(explore.rank(pipeline, question))
     assert pos[stage] <= 2
     assert pos[stage] < pos["src/pipeline/run.ts"]
 
 
-@pytest.mark.xfail(strict=True, reason="known limit (issue 3): prose words that every type name shares "
-                   "(records, pipeline) pour the walk into the shared types file, which then ranks first "
-                   "and, at a tight budget, is the only source shown")
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit (issue 3): prose words that every type name shares "
+    "(records, pipeline) pour the walk into the shared types file, which then ranks first "
+    "and, at a tight budget, is the only source shown",
+)
 def test_prose_question_about_one_stage_shows_that_stage_before_the_shared_types_file(pipeline):
     result = explore.explore(pipeline, "how are records validated in the pipeline", max_chars=3000)
     assert [s.path for s in result.sections][:1] == ["src/stages/validate.ts"]
@@ -235,8 +254,12 @@ def test_prose_question_about_one_stage_shows_that_stage_before_the_shared_types
 
 # ------------------------------------------------------------------------------ the probe
 def test_probe_prints_the_same_numbers_on_every_run():
-    runs = [subprocess.run([sys.executable, str(PROBE), *args], capture_output=True, text=True, check=True,
-                           cwd=REPO).stdout for args in ([], [], ["--variant", "strip-banner"])]
+    runs = [
+        subprocess.run(
+            [sys.executable, str(PROBE), *args], capture_output=True, text=True, check=True, cwd=REPO
+        ).stdout
+        for args in ([], [], ["--variant", "strip-banner"])
+    ]
     assert runs[0] == runs[1]
     assert "penalty" in runs[0] and HANDWRITTEN_DECLS in runs[0]
     assert "[generated; declarations only]" in runs[0]

@@ -130,7 +130,9 @@ def test_node_of_a_symbol_removed_since_the_index_says_so(indexed):
 def test_a_member_named_through_a_subclass_is_found_on_its_base(indexed):
     reader = indexed("python")
     # WhereNode inherits add from tree.Node: WhereNode.add names Node::add
-    assert [g.definition.qualified_name for g in graph.callers(reader, "WhereNode.add").groups] == ["Node::add"]
+    assert [g.definition.qualified_name for g in graph.callers(reader, "WhereNode.add").groups] == [
+        "Node::add"
+    ]
 
 
 def test_explore_on_a_named_class_shows_its_members_that_the_question_words_name(indexed):
