@@ -141,14 +141,22 @@ def matches(root: Path, prompt: str) -> list[str]:
 def ask_daemon(root: Path, query: str, max_chars: int, deadline: float) -> str | None:
     """The explore envelope from the daemon serving ``root``, or None (no daemon, another version, busy
     past ``deadline`` (a ``time.monotonic()`` value), an error result). Never starts anything."""
+    folder = root / index_info.DIR_NAME
+    if not (folder / "daemon.pid").exists():
+        return None  # no daemon holds the lock: nothing to ask, and nothing to import
     from codegraph.mcp import wire
-    from codegraph.paths import ProjectPaths
 
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return None
     try:
-        sock, _, reader = wire.connect_project(ProjectPaths(root.resolve()), timeout=remaining)
+        near = folder / "daemon.sock"
+        if near.exists():  # the usual place; codegraph.paths (dataclasses, hashlib…) only for the other
+            sock, _, reader = wire.connect(near, timeout=remaining)
+        else:
+            from codegraph.paths import ProjectPaths
+
+            sock, _, reader = wire.connect_project(ProjectPaths(root.resolve()), timeout=remaining)
     except (OSError, ValueError, wire.VersionMismatch):
         return None
     try:
