@@ -22,7 +22,9 @@ def _paths(path: str | None):
     return InstallPaths.current(path)
 
 
-def _options(target, scope, prewarm=False, redirect_reads=False, replace=False, auto_allow=True):
+def _options(
+    target, scope, prewarm=False, redirect_reads=False, replace=False, auto_allow=True, frontload=False
+):
     from codegraph_installer.targets import make_options
 
     try:
@@ -31,6 +33,7 @@ def _options(target, scope, prewarm=False, redirect_reads=False, replace=False, 
             scope,
             prewarm=prewarm,
             redirect_reads=redirect_reads,
+            frontload=frontload,
             replace=replace,
             auto_allow=auto_allow,
         )
@@ -90,10 +93,20 @@ _json = click.option("--json", "as_json", is_flag=True, help="Print the result a
     help="Without TARGET: every agent codegraph supports, not only those found on this machine.",
 )
 @click.option(
-    "--prewarm", is_flag=True, help="Claude: SessionStart hook that starts the daemon / background index."
+    "--prewarm",
+    is_flag=True,
+    help="Claude, Gemini: SessionStart hook that starts the daemon / background index.",
 )
 @click.option(
-    "--redirect-reads", is_flag=True, help="Claude: PreToolUse hook suggesting codegraph for big Reads."
+    "--redirect-reads",
+    is_flag=True,
+    help="Claude: PreToolUse, Gemini: AfterTool hook suggesting codegraph for big file reads.",
+)
+@click.option(
+    "--frontload",
+    is_flag=True,
+    help="Claude: UserPromptSubmit, Gemini: BeforeAgent hook adding explore's source for prompts that "
+    "name indexed code (off per shell: CODEGRAPH_NO_PROMPT_HOOK=1).",
 )
 @click.option(
     "--replace",
@@ -112,7 +125,18 @@ _json = click.option("--json", "as_json", is_flag=True, help="Print the result a
 @_path
 @_json
 def install(
-    target, scope, every, prewarm, redirect_reads, replace, no_auto_allow, dry_run, yes, path, as_json
+    target,
+    scope,
+    every,
+    prewarm,
+    redirect_reads,
+    frontload,
+    replace,
+    no_auto_allow,
+    dry_run,
+    yes,
+    path,
+    as_json,
 ):
     """Register codegraph's MCP server with an agent (for Claude and Gemini with auto-allow of its
     read-only tools; for Claude optionally hooks).
@@ -126,12 +150,24 @@ def install(
     paths = _paths(path)
     if target is None:
         _install_many(
-            paths, scope, every, prewarm, redirect_reads, replace, no_auto_allow, dry_run, yes, as_json
+            paths,
+            scope,
+            every,
+            prewarm,
+            redirect_reads,
+            frontload,
+            replace,
+            no_auto_allow,
+            dry_run,
+            yes,
+            as_json,
         )
         return
     if every:
         raise UsageProblem("--all installs for every agent: give it without a TARGET")
-    options = _options(target, scope, prewarm, redirect_reads, replace, auto_allow=not no_auto_allow)
+    options = _options(
+        target, scope, prewarm, redirect_reads, replace, auto_allow=not no_auto_allow, frontload=frontload
+    )
     if not dry_run and not yes and sys.stdin.isatty():
         planned = targets.plan(target, "install", paths, options)
         if not _confirm(planned, yes):
@@ -195,7 +231,7 @@ def uninstall(target, scope, dry_run, yes, path, as_json):
 
 
 def _install_many(
-    paths, scope, every, prewarm, redirect_reads, replace, no_auto_allow, dry_run, yes, as_json
+    paths, scope, every, prewarm, redirect_reads, frontload, replace, no_auto_allow, dry_run, yes, as_json
 ):
     """``install`` without a target: the agents found (or all), one confirmation, one outcome each; a
     refused config (exit 6) does not stop the others."""
@@ -217,7 +253,13 @@ def _install_many(
     def options_for(name):
         hooks = name in targets.HOOK_TARGETS
         return _options(
-            name, None, prewarm and hooks, redirect_reads and hooks, replace, auto_allow=not no_auto_allow
+            name,
+            None,
+            prewarm and hooks,
+            redirect_reads and hooks,
+            replace,
+            auto_allow=not no_auto_allow,
+            frontload=frontload and hooks,
         )
 
     if not dry_run and not yes and sys.stdin.isatty() and not as_json:

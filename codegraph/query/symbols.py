@@ -27,12 +27,13 @@ def check_text(value: str | None, what: str, limit: int = MAX_TEXT) -> str | Non
 
 
 def find_symbols(
-    reader: Reader, text: str, *, file: str | None = None, line: int | None = None
+    reader: Reader, text: str, *, file: str | None = None, line: int | None = None, suggestions: bool = True
 ) -> list[Node]:
     """Definitions named by ``text``, optionally narrowed to a file (suffix match) and a line.
 
     Raises:
-        SymbolNotFound: nothing matches; carries close names as suggestions.
+        SymbolNotFound: nothing matches; carries close names as suggestions (none when ``suggestions``
+            is false: explore drops them, and computing them cost ~100 ms on Django, issue 16).
     """
     check_text(text, "symbol")
     check_text(file, "file", MAX_PATH)
@@ -66,7 +67,7 @@ def find_symbols(
         if spanning:
             candidates = [min(spanning, key=lambda n: n.end_line - n.start_line)]
     if not candidates:
-        raise SymbolNotFound(text, suggest(reader, name))
+        raise SymbolNotFound(text, suggest(reader, name) if suggestions else None)
     return sorted(candidates, key=lambda n: (_KIND_RANK.get(n.kind, 9), n.file_path, n.start_line))
 
 

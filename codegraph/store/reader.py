@@ -104,6 +104,16 @@ class Reader:
             )
         ]
 
+    def file_kinds(self, path: str) -> set[str]:
+        """The kinds of the symbols one file defines (no file or import nodes)."""
+        return {
+            r[0]
+            for r in self.conn.execute(
+                "SELECT DISTINCT kind FROM nodes WHERE file_path = ? AND kind NOT IN ('file', 'import')",
+                (path,),
+            )
+        }
+
     def children(self, node_id: str) -> list[Node]:
         ids = [
             r[0]

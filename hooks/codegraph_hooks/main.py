@@ -1,4 +1,4 @@
-"""``codegraph-hook session-start|pre-tool-use``: read the agent's JSON on stdin, print at most one
+"""``codegraph-hook session-start|pre-tool-use|prompt-submit``: read the agent's JSON on stdin, print at most one
 JSON object, exit 0. Any error → no output, exit 0 (fail open): a hook must never cost the agent a
 tool call."""
 
@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
             from codegraph_hooks.session_start import run
         elif args[0] == "pre-tool-use":
             from codegraph_hooks.pre_tool_use import run
+        elif args[0] == "prompt-submit":
+            from codegraph_hooks.prompt_submit import run
         else:
             return 0
         response = run(payload)

@@ -73,10 +73,13 @@ class FileFacts:
 
 
 def target_path(payload: dict) -> str | None:
-    """The file a Read (``file_path``) or Grep (``path``, when it names a file) is about."""
+    """The file a Read or Gemini's ``read_file`` (``file_path``) or Grep (``path``, when it names a file)
+    is about."""
     tool = payload.get("tool_name")
     args = payload.get("tool_input") or {}
-    if tool == "Read":
+    if not isinstance(args, dict):
+        return None
+    if tool in ("Read", "read_file"):
         path = args.get("file_path")
     elif tool == "Grep":
         path = args.get("path")
@@ -117,7 +120,9 @@ def decide(
         f"what calls them or what a change affects, codegraph_explore (mention {facts.relative}){node} "
         "answers in one call with exact lines, usually cheaper than reading whole files."
     )
-    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": text}}
+    # Gemini CLI runs this as an AfterTool hook (its BeforeTool cannot add context): echo its event name
+    event = "AfterTool" if payload.get("hook_event_name") == "AfterTool" else "PreToolUse"
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
 
 
 COUNTER_MAX_AGE = 2 * 86400  # seconds; older session counters are removed when a new session starts one

@@ -42,10 +42,12 @@ from codegraph_installer.state import Record, key_of
 SCOPES = ("user", "project", "local")
 ALLOW_RULE = "mcp__codegraph__*"
 HOOK_EXECUTABLE = "codegraph-hook"
-# event → (matcher, subcommand, timeout seconds); only long-standing event names.
+# event → (matcher or None, subcommand, timeout seconds); only long-standing event names. UserPromptSubmit
+# takes no matcher: its group is ``{"hooks": [...]}`` (a key Claude does not expect can void the file).
 HOOKS = {
     "SessionStart": ("startup|resume", "session-start", 10),
     "PreToolUse": ("Read|Grep", "pre-tool-use", 5),
+    "UserPromptSubmit": (None, "prompt-submit", 5),
 }
 
 
@@ -53,10 +55,13 @@ def server_entry(options: Options) -> dict[str, Any]:
     return {"type": "stdio", "command": options.command, "args": ["serve", "--mcp"], "env": {}}
 
 
-def hook_group(options: Options, event: str) -> dict[str, Any]:
-    matcher, sub, timeout = HOOKS[event]
+def hook_group(options: Options, event: str, table: dict | None = None) -> dict[str, Any]:
+    """The settings group for ``event`` from ``table`` (default: Claude's ``HOOKS``)."""
+    matcher, sub, timeout = (table or HOOKS)[event]
     command = f"{shlex.quote(options.hook_command)} {sub}"
-    return {"matcher": matcher, "hooks": [{"type": "command", "command": command, "timeout": timeout}]}
+    group: dict[str, Any] = {} if matcher is None else {"matcher": matcher}
+    group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
+    return group
 
 
 def is_our_hook(hook: Any) -> bool:
@@ -83,20 +88,25 @@ def _settings_file(paths: InstallPaths, scope: str):
 
 
 def _events(options: Options) -> list[str]:
-    return [e for e, on in (("SessionStart", options.prewarm), ("PreToolUse", options.redirect_reads)) if on]
+    wanted = (
+        ("SessionStart", options.prewarm),
+        ("PreToolUse", options.redirect_reads),
+        ("UserPromptSubmit", options.frontload),
+    )
+    return [e for e, on in wanted if on]
 
 
-def _install_hook(text: str, options: Options, event: str) -> str:
-    group = hook_group(options, event)
+def install_hook(text: str, group: dict[str, Any], event: str) -> str:
+    """Add ``group`` under ``hooks.<event>`` unless it is there exactly; an older group of ours (other
+    path, timeout or matcher) is replaced, not duplicated."""
     groups = get(text, ("hooks", event))
     if isinstance(groups, list) and group in groups:
         return text
-    # An older entry of ours (other path, timeout or matcher) is replaced, not duplicated.
-    text = _remove_hooks(text, event)
+    text = remove_hooks(text, event)
     return ensure_item(text, ("hooks", event), group)
 
 
-def _remove_hooks(text: str, event: str, record: Record | None = None) -> str:
+def remove_hooks(text: str, event: str, record: Record | None = None) -> str:
     """Remove our hooks from ``event``: a group holding only ours goes whole (then an emptied event
     list and ``hooks`` object, if install created them — all of them when ``record`` is None, as on
     re-install); in a group shared with the user's hooks only our entries go."""
@@ -142,7 +152,7 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text, records=
         if scope == "project":
             text = ensure_item(text, ("enabledMcpjsonServers",), SERVER_NAME)
         for event in _events(options):
-            text = _install_hook(text, options, event)
+            text = install_hook(text, hook_group(options, event), event)
         return text
 
     items = [(("permissions", "allow"), ALLOW_RULE)] if options.auto_allow else []
@@ -217,7 +227,7 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text, record
             elif isinstance(get(text, array), list) and item in get(text, array):
                 kept.append(f"{'.'.join(array)} {item!r}")
         for event in HOOKS:
-            text = _remove_hooks(text, event, settings_record)
+            text = remove_hooks(text, event, settings_record)
         return text
 
     server_text = read(server_file)

@@ -35,6 +35,7 @@ class Options:
     hook_command: str
     prewarm: bool = False
     redirect_reads: bool = False
+    frontload: bool = False  # the prompt hook: explore's envelope for prompts naming indexed code
     replace: bool = False  # overwrite a ``codegraph`` entry we did not write (uninstall puts it back)
     auto_allow: bool = True  # let codegraph's read-only tools run without a prompt (Claude, Gemini)
 

@@ -5,20 +5,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegraph_installer import claude, codex, state
+from codegraph_installer import claude, codex, gemini, state
 from codegraph_installer.paths import InstallPaths, console_script
 from codegraph_installer.plan import Options, Plan, apply, read_text
-from codegraph_installer.simple import Cursor, Gemini, Opencode, VSCode
+from codegraph_installer.simple import Cursor, Opencode, VSCode
 
 TARGETS = {
     "claude": claude,
     "codex": codex,
     "cursor": Cursor(),
-    "gemini": Gemini(),
+    "gemini": gemini,
     "opencode": Opencode(),
     "vscode": VSCode(),
 }
-HOOK_TARGETS = ("claude",)
+HOOK_TARGETS = ("claude", "gemini")
+# Why the others get no hooks (checked on the npm versions the tests install, issue 16).
+NO_HOOKS = {
+    "codex": "codex-cli 0.171 has an experimental hooks engine (hooks.json, feature `codex_hooks`) that "
+    "codegraph does not configure yet",
+    "opencode": "opencode 1.18 extends itself with JavaScript plugins (tool.execute.before, chat.message), "
+    "not command hooks, and codegraph ships none",
+    "cursor": "Cursor has no hook mechanism codegraph configures",
+    "vscode": "VS Code has no hook mechanism codegraph configures",
+}
 
 
 def scopes(target: str) -> tuple[str, ...]:
@@ -53,6 +62,7 @@ def make_options(
     *,
     prewarm: bool = False,
     redirect_reads: bool = False,
+    frontload: bool = False,
     command: str | None = None,
     hook_command: str | None = None,
     replace: bool = False,
@@ -67,14 +77,18 @@ def make_options(
     scope = scope or allowed[0]
     if scope not in allowed:
         raise ValueError(f"{target} supports --scope {'|'.join(allowed)}, not {scope}")
-    if (prewarm or redirect_reads) and target not in HOOK_TARGETS:
-        raise ValueError(f"--prewarm/--redirect-reads install Claude Code hooks; {target} has none here")
+    if (prewarm or redirect_reads or frontload) and target not in HOOK_TARGETS:
+        raise ValueError(
+            f"--prewarm/--redirect-reads/--frontload install hooks for claude and gemini only: "
+            f"{NO_HOOKS.get(target, f'{target} has none')}. Nothing was written."
+        )
     return Options(
         scope=scope,
         command=command or console_script("codegraph"),
         hook_command=hook_command or console_script("codegraph-hook"),
         prewarm=prewarm,
         redirect_reads=redirect_reads,
+        frontload=frontload,
         replace=replace,
         auto_allow=auto_allow,
     )

@@ -12,14 +12,14 @@ from codegraph_hooks import main as hook_main
 from tests.hooks.conftest import HOOK
 
 
-@pytest.mark.parametrize("event", ["pre-tool-use", "session-start"])
+@pytest.mark.parametrize("event", ["pre-tool-use", "session-start", "prompt-submit"])
 def test_endless_stdin_is_cut_at_the_bound_and_the_hook_exits_zero_silently(event):
     with open("/dev/zero", "rb") as zero:
         result = subprocess.run([HOOK, event], stdin=zero, capture_output=True, timeout=20)
     assert (result.returncode, result.stdout) == (0, b"")
 
 
-@pytest.mark.parametrize("event", ["pre-tool-use", "session-start"])
+@pytest.mark.parametrize("event", ["pre-tool-use", "session-start", "prompt-submit"])
 def test_a_valid_json_payload_over_the_bound_is_ignored(event, tmp_path):
     payload = {"tool_name": "Read", "cwd": str(tmp_path), "pad": "x" * (hook_main.MAX_PAYLOAD + 1)}
     result = subprocess.run(

@@ -107,3 +107,19 @@ def test_a_new_session_prunes_counters_older_than_two_days(project, private_tmp)
     pre_tool_use.run(_read(project, "pkg/a.py", session="new"))
     assert not counter.exists()
     assert len(list(private_tmp.glob("codegraph-hooks-*/*.reads"))) == 1
+
+
+def test_gemini_after_tool_read_file_gets_the_same_advice_under_its_own_event_name(project):
+    """Gemini CLI's contract (issue 16): AfterTool on `read_file`, `file_path` relative to the cwd,
+    `hookSpecificOutput.additionalContext` appended to the tool result."""
+    payload = {
+        "session_id": "g1",
+        "cwd": str(project),
+        "hook_event_name": "AfterTool",
+        "tool_name": "read_file",
+        "tool_input": {"file_path": "pkg/big.py"},
+        "tool_response": {"llmContent": "..."},
+    }
+    out = pre_tool_use.run(payload)["hookSpecificOutput"]
+    assert out["hookEventName"] == "AfterTool" and "codegraph_explore" in out["additionalContext"]
+    assert pre_tool_use.run({**payload, "tool_name": "grep_search", "tool_input": {"pattern": "x"}}) is None

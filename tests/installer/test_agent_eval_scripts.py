@@ -51,3 +51,36 @@ def test_ab_script_refuses_nested_runs_and_one_run_per_arm(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"} | {"RUNS": "1"}
     single = subprocess.run(["bash", script, str(tmp_path), "task"], env=env, capture_output=True, text=True)
     assert single.returncode == 2 and "RUNS must be >= 2" in single.stderr
+
+
+def _arm_settings(arm: str) -> dict:
+    result = subprocess.run(
+        ["bash", EVAL / "ab_prompt_hook.sh", "--settings", arm], capture_output=True, text=True, timeout=20
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_prompt_hook_ab_arms_wire_no_hook_the_prompt_hook_and_prompt_hook_plus_read_advisory():
+    assert "hooks" not in _arm_settings("nohook")
+    prompt = _arm_settings("prompt")["hooks"]
+    assert list(prompt) == ["UserPromptSubmit"]
+    (group,) = prompt["UserPromptSubmit"]
+    assert "matcher" not in group and group["hooks"][0]["command"].endswith("codegraph-hook prompt-submit")
+    advisory = _arm_settings("advisory")["hooks"]
+    assert set(advisory) == {"UserPromptSubmit", "PreToolUse"}
+    assert advisory["PreToolUse"][0]["hooks"][0]["command"].endswith("codegraph-hook pre-tool-use")
+    for arm in ("nohook", "prompt", "advisory"):
+        assert _arm_settings(arm)["permissions"]["allow"] == ["mcp__codegraph__*"]
+
+
+def test_prompt_hook_ab_script_refuses_nested_runs_one_run_per_arm_and_unknown_arms(tmp_path):
+    script = EVAL / "ab_prompt_hook.sh"
+    env = {**os.environ, "CLAUDECODE": "1"}
+    nested = subprocess.run(["bash", script, str(tmp_path), "task"], env=env, capture_output=True, text=True)
+    assert nested.returncode == 2 and "inside a Claude Code session" in nested.stderr
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"} | {"RUNS": "1"}
+    single = subprocess.run(["bash", script, str(tmp_path), "task"], env=env, capture_output=True, text=True)
+    assert single.returncode == 2 and "RUNS must be >= 2" in single.stderr
+    unknown = subprocess.run(["bash", script, "--settings", "x"], capture_output=True, text=True)
+    assert unknown.returncode == 2 and "unknown arm" in unknown.stderr

@@ -240,8 +240,8 @@ def _claude_doctor(claude_bin, world) -> str:
 
 
 @pytest.mark.parametrize("scope", ["user", "local"])
-def test_claude_doctor_finds_no_invalid_settings_after_install_with_both_hooks(claude_bin, world, scope):
-    _install(world, scope, prewarm=True, redirect_reads=True)
+def test_claude_doctor_finds_no_invalid_settings_after_install_with_every_hook(claude_bin, world, scope):
+    _install(world, scope, prewarm=True, redirect_reads=True, frontload=True)  # UserPromptSubmit: no matcher
     pane = _claude_doctor(claude_bin, world)
     assert "Diagnostics" in pane
     assert "Invalid settings" not in pane, pane

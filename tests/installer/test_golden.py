@@ -56,6 +56,7 @@ def _setup(case: Path, tmp: Path):
         spec.get("scope"),
         prewarm=spec.get("prewarm", False),
         redirect_reads=spec.get("redirect_reads", False),
+        frontload=spec.get("frontload", False),
         command=COMMAND,
         hook_command=HOOK_COMMAND,
     )

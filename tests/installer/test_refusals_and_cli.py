@@ -103,10 +103,22 @@ def test_cli_json_output_lists_files_and_statuses(tmp_path):
     assert '+    "codegraph": {' in change["diff"]
 
 
-def test_hook_flags_are_rejected_for_agents_without_hooks(tmp_path):
-    result = _invoke(tmp_path, tmp_path, "install", "codex", "--prewarm")
+@pytest.mark.parametrize(
+    ("agent", "flag", "why"),
+    [
+        ("codex", "--prewarm", "hooks engine (hooks.json"),
+        ("opencode", "--frontload", "JavaScript plugins"),
+        ("cursor", "--redirect-reads", "no hook mechanism"),
+    ],
+)
+def test_hook_flags_are_rejected_for_agents_without_hooks_saying_why_and_writing_nothing(
+    tmp_path, agent, flag, why
+):
+    result = _invoke(tmp_path, tmp_path, "install", agent, flag)
     assert result.exit_code == 2
-    assert "Claude Code hooks" in result.output
+    assert "hooks for claude and gemini only" in result.output and why in result.output
+    assert "Nothing was written" in result.output and "Traceback" not in result.output
+    assert not any(p.is_file() for p in tmp_path.rglob("*"))
 
 
 def test_uninstall_leaves_a_foreign_server_named_codegraph_alone(tmp_path):
