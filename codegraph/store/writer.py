@@ -160,6 +160,19 @@ def _replace_unresolved(conn: sqlite3.Connection, unresolved: list[tuple[Ref, st
     )
 
 
+BULK_FTS_ROWS = 5_000
+
+
+def _suspend_fts_triggers(conn: sqlite3.Connection) -> list[str]:
+    """Drop the triggers that keep ``nodes_fts`` in step with ``nodes``; returns their SQL to restore."""
+    rows = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'nodes' ORDER BY name"
+    ).fetchall()
+    for name, _ in rows:
+        conn.execute(f'DROP TRIGGER "{name}"')
+    return [sql for _, sql in rows]
+
+
 def write_index(
     conn: sqlite3.Connection,
     *,
@@ -176,6 +189,15 @@ def write_index(
     ts = now_ms()
     conn.execute("BEGIN IMMEDIATE")
     try:
+        # Many new nodes (a cold index, a big sync): full-text rows are built once at the end instead of
+        # by a trigger per row (measured on go/x/tools, 20,817 nodes: 2.76 s with the triggers, 0.38 s
+        # dropped + rebuilt). The triggers come back in the same transaction, so the file the reference
+        # CLI reads always has them.
+        triggers = (
+            _suspend_fts_triggers(conn)
+            if sum(len(p.extraction.nodes) for p in parsed) >= BULK_FTS_ROWS
+            else []
+        )
         stale = list(removed) + [p.path for p in parsed]
         for i in range(0, len(stale), 500):
             chunk = stale[i : i + 500]
@@ -224,6 +246,10 @@ def write_index(
             ],
         )
         set_metadata(conn, metadata)
+        if triggers:
+            conn.execute("INSERT INTO nodes_fts(nodes_fts) VALUES ('rebuild')")
+            for sql in triggers:
+                conn.execute(sql)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
