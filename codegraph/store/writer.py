@@ -122,15 +122,20 @@ def _replace_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
         )
         wanted.setdefault(key, _meta_json(e.metadata))
     stale = []
+    had_rows = False
     for row_id, source, target, kind, line, col, meta in conn.execute(
         "SELECT id, source, target, kind, IFNULL(line, -1), IFNULL(col, -1), metadata FROM edges"
     ):
+        had_rows = True
         key = (source, target, kind, line, col)
         if key in wanted and wanted[key] == meta:
             del wanted[key]  # unchanged: keep the row
         else:
             stale.append((row_id,))
     conn.executemany("DELETE FROM edges WHERE id = ?", stale)
+    # filling an empty table (a cold index): build its indexes once afterwards (the identity index's
+    # key is ``wanted``'s key, so rebuilding it cannot meet a duplicate)
+    indexes = _suspend_indexes(conn, "edges") if not had_rows and len(wanted) >= BULK_ROWS else []
     conn.executemany(
         "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
         [
@@ -138,6 +143,19 @@ def _replace_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
             for (s, t, k, line, col), meta in wanted.items()
         ],
     )
+    for sql in indexes:
+        conn.execute(sql)
+
+
+def _suspend_indexes(conn: sqlite3.Connection, table: str) -> list[str]:
+    """Drop ``table``'s own indexes (not the automatic ones); returns their SQL to recreate them."""
+    rows = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name",
+        (table,),
+    ).fetchall()
+    for name, _ in rows:
+        conn.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in rows]
 
 
 def _replace_unresolved(conn: sqlite3.Connection, unresolved: list[tuple[Ref, str, str]]) -> None:
@@ -153,14 +171,19 @@ def _replace_unresolved(conn: sqlite3.Connection, unresolved: list[tuple[Ref, st
         else:
             stale.append((row_id,))
     conn.executemany("DELETE FROM unresolved_refs WHERE id = ?", stale)
+    empty = conn.execute("SELECT 1 FROM unresolved_refs LIMIT 1").fetchone() is None
+    indexes = _suspend_indexes(conn, "unresolved_refs") if empty and len(wanted) >= BULK_ROWS else []
     conn.executemany(
         "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
         "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)",
         [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)],
     )
+    for sql in indexes:
+        conn.execute(sql)
 
 
 BULK_FTS_ROWS = 5_000
+BULK_ROWS = 5_000  # rows from which a write into an empty table builds its indexes afterwards
 
 
 def _suspend_fts_triggers(conn: sqlite3.Connection) -> list[str]:
