@@ -30,6 +30,7 @@ from codegraph.index.resolve import resolve
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
 from codegraph.store.db import connect_writer, damage, move_aside
+from codegraph.store.reader import unresolved_by_language
 from codegraph.store.schema import EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
@@ -419,22 +420,11 @@ def _update(
     summary.files = summary.parsed + summary.reused
 
 
-def _json_or_empty(text: str) -> dict:
-    import json
-
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
 def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     summary.nodes = conn.execute("SELECT COUNT(*) FROM nodes").fetchone()[0]
     summary.edges = conn.execute("SELECT COUNT(*) FROM edges").fetchone()[0]
     summary.unresolved = conn.execute("SELECT COUNT(*) FROM unresolved_refs").fetchone()[0]
-    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_unresolved'").fetchone()
-    by_language = _json_or_empty(row[0]) if row else {}
+    by_language = unresolved_by_language(conn)
     summary.unresolved_likely_internal = sum(v.get("likely_internal", 0) for v in by_language.values())
     counts: dict[str, int] = {}
     for reason in skipped.values():

@@ -10,7 +10,7 @@ from codegraph.model import CONTAINER_KINDS, Node
 from codegraph.paths import quote_path
 from codegraph.query.graph import Site
 from codegraph.query.symbols import MAX_PATH, check_text, find_symbols
-from codegraph.store.reader import CALL_KINDS, Reader
+from codegraph.store.reader import CALL_KINDS, Reader, unresolved_by_language
 
 NODE_RELATED_LIMIT = 12
 
@@ -72,16 +72,6 @@ class StatusResult:
     agents: list[dict] = field(default_factory=list)  # [{"target", "scope", "config"}] codegraph is in
 
 
-def _unresolved_by_language(metadata: dict[str, str]) -> dict[str, dict[str, int]]:
-    import json
-
-    try:
-        value = json.loads(metadata.get("cgpy_unresolved") or "{}")
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
 def status(reader: Reader) -> StatusResult:
     """Index health plus what changed on disk since the last index (size/mtime, then hash)."""
     from codegraph.config import load_config
@@ -113,7 +103,7 @@ def status(reader: Reader) -> StatusResult:
         deleted,
         reasons,
         read_progress(reader.paths),
-        _unresolved_by_language(reader.metadata()),
+        unresolved_by_language(reader.conn),
         reader.unresolved_by_kind(),
         _daemon(reader.root),
         installed_agents(reader.root),
