@@ -17,12 +17,12 @@ import argparse
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _corpora import corpus_dir  # noqa: E402
 from _measure import measure  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,18 +34,6 @@ CODEGRAPH = [sys.executable, "-m", "codegraph"]
 REFERENCE = ["bash", str(SHARED / "reference" / "reference-cli.sh")]
 
 
-def corpus_dir(name: str) -> Path:
-    p = Path(name)
-    if p.is_dir():
-        return p.resolve()
-    out = (
-        subprocess.run(
-            ["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True, check=True
-        )
-        .stdout.strip()
-        .splitlines()
-    )
-    return Path(out[-1])
 
 
 def counts(root: Path) -> tuple[int, int, int]:

@@ -20,7 +20,6 @@ import json
 import pstats
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +29,9 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _corpora import corpus_dir  # noqa: E402
 
 from codegraph.index.indexer import index_project  # noqa: E402
 from codegraph.paths import ProjectPaths  # noqa: E402
@@ -64,18 +66,6 @@ SYMBOLS = [
 ]
 
 
-def corpus_dir(name: str) -> Path:
-    p = Path(name)
-    if p.is_dir():
-        return p.resolve()
-    out = (
-        subprocess.run(
-            ["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True, check=True
-        )
-        .stdout.strip()
-        .splitlines()
-    )
-    return Path(out[-1])
 
 
 def pct(values: list[float], q: float) -> float:

@@ -43,6 +43,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 LABELS = REPO / "fixtures" / "labels"
 SHARED = REPO.parent / "shared"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _corpora import CorpusError, corpus_dir  # noqa: E402
+
 CALL_KINDS = ("calls", "instantiates")
 
 
@@ -192,11 +195,6 @@ def score(db: Path, labels: dict) -> dict[str, Score]:
     return dict(scores)
 
 
-def corpus_dir(name: str) -> Path:
-    out = subprocess.run(
-        ["bash", str(SHARED / "corpora" / "build.sh"), name], capture_output=True, text=True, check=True
-    ).stdout.split()
-    return Path(out[-1])
 
 
 def index_copy(src: Path, dest: Path, reference: bool = False) -> Path:
@@ -233,7 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     report = {}
     for corpus in args.corpora:
         labels = load_labels(corpus)
-        src = args.root or corpus_dir(corpus)
+        try:
+            src = args.root or corpus_dir(corpus)
+        except CorpusError as e:
+            sys.exit(str(e))
         tools = ["codegraph"] + (["reference"] if args.reference else [])
         for tool in tools:
             with tempfile.TemporaryDirectory() as tmp:

@@ -16,22 +16,16 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _corpora import corpus_dir  # noqa: E402
 from _measure import measure  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-BUILD = REPO.parent / "shared" / "corpora" / "build.sh"
-
-
-def corpus(name: str) -> Path:
-    out = subprocess.run(["bash", str(BUILD), name], capture_output=True, text=True, check=True).stdout
-    return Path(out.strip().splitlines()[-1])
 
 
 def edit_to_visible(edits: int, debounce_ms: float, query_at_once: bool = False) -> list[float]:
@@ -46,7 +40,7 @@ def edit_to_visible(edits: int, debounce_ms: float, query_at_once: bool = False)
     latencies = []
     with tempfile.TemporaryDirectory(prefix="cg-sync-") as tmp:
         root = Path(tmp) / "django"
-        shutil.copytree(corpus("django-wheel"), root)
+        shutil.copytree(corpus_dir("django-wheel"), root)
         paths = ProjectPaths(root.resolve())
         index_project(paths)
         watcher = Watcher(paths, debounce=debounce_ms / 1000)
@@ -80,7 +74,7 @@ def nochange_ratio() -> tuple[float, float]:
     for _ in range(3):
         with tempfile.TemporaryDirectory(prefix="cg-sync-") as tmp:
             root = Path(tmp) / "django"
-            shutil.copytree(corpus("django-sdist"), root)
+            shutil.copytree(corpus_dir("django-sdist"), root)
             cold.append(measure([sys.executable, "-m", "codegraph", "init", str(root)])[0])
             warm.append(measure([sys.executable, "-m", "codegraph", "sync", str(root)])[0])
     return statistics.median(cold), statistics.median(warm)

@@ -1,7 +1,8 @@
 """Call edges against call sites labelled by reading real code (fixtures/labels/*.json).
 
 Labels of tier "small" (small real corpora and fixture repos) run here; every labels file runs in
-``scripts/bench/resolution_bench.py``. Corpora come from ../shared/corpora/build.sh; a labels file
+``scripts/bench/resolution_bench.py``. Corpora come from ../shared/corpora/build.sh or
+scripts/corpora/longtail.sh (scripts/bench/_corpora.py); a labels file
 for a fixture repo names it as ``"corpus": "fixture:<name>"``.
 """
 
@@ -11,7 +12,6 @@ import importlib.util
 import json
 import shutil
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,7 +21,6 @@ from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
 
 REPO = Path(__file__).resolve().parents[2]
-BUILD = REPO.parent / "shared" / "corpora" / "build.sh"
 _spec = importlib.util.spec_from_file_location(
     "resolution_bench", REPO / "scripts" / "bench" / "resolution_bench.py"
 )
@@ -41,12 +40,10 @@ MIN_RECALL = 0.7
 def _source(corpus: str) -> Path:
     if corpus.startswith("fixture:"):
         return REPO / "fixtures" / "repos" / corpus.split(":", 1)[1]
-    if not BUILD.is_file():
-        pytest.skip(f"{BUILD} not found (../shared is missing)")
-    proc = subprocess.run(["bash", str(BUILD), corpus], capture_output=True, text=True, timeout=900)
-    if proc.returncode != 0:
-        pytest.skip(f"corpus {corpus} could not be built: {proc.stderr.strip()[-300:]}")
-    return Path(proc.stdout.split()[-1])
+    try:
+        return bench.corpus_dir(corpus)
+    except bench.CorpusError as e:
+        pytest.skip(str(e))
 
 
 @pytest.mark.parametrize("labels_name", SMALL)
