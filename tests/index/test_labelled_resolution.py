@@ -28,13 +28,15 @@ bench = importlib.util.module_from_spec(_spec)
 sys.modules["resolution_bench"] = bench  # dataclasses look their module up there
 _spec.loader.exec_module(bench)
 
+# tier -> (least labelled sites, least recall). Mainstream languages (issues 10, 11) hold 30 sites at
+# recall 0.7; the long-tail languages (issue 13) 15 sites, judged on precision.
+BARS = {"small": (30, 0.7), "longtail": (15, 0.5)}
 SMALL = sorted(
     p.stem
     for p in (REPO / "fixtures" / "labels").glob("*.json")
-    if json.loads(p.read_text()).get("tier") == "small"
+    if json.loads(p.read_text()).get("tier") in BARS
 )
 MIN_PRECISION = 0.98
-MIN_RECALL = 0.7
 
 
 def _source(corpus: str) -> Path:
@@ -54,9 +56,10 @@ def test_labelled_call_sites_resolve_with_high_precision_and_recall(labels_name,
     index_project(ProjectPaths(root.resolve()), workers=1)
     result = bench.score(root / ".codegraph" / "codegraph.db", labels)["all"]
     wrong = [(s["file"], s["line"], s["callee"], found) for s, found in result.wrong]
-    assert result.sites >= 30, f"{labels_name}: only {result.sites} labelled sites"
+    min_sites, min_recall = BARS[labels["tier"]]
+    assert result.sites >= min_sites, f"{labels_name}: only {result.sites} labelled sites"
     assert result.precision >= MIN_PRECISION, wrong
-    assert result.recall >= MIN_RECALL, [(s["file"], s["line"], s["callee"]) for s in result.missed]
+    assert result.recall >= min_recall, [(s["file"], s["line"], s["callee"]) for s in result.missed]
 
 
 def test_scoring_counts_wrong_missing_and_forbidden_edges(tmp_path):
