@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
+from typing import Any
 
 from codegraph.model import Node
 from codegraph.paths import quote_path
@@ -284,7 +286,7 @@ def _context(r: explore.ContextResult) -> str:
     return "\n".join(out)
 
 
-_RENDERERS = {
+_RENDERERS: dict[type, Callable[[Any], str]] = {
     graph.RelationResult: _relation,
     graph.ImpactResult: _impact,
     graph.TraceResult: _trace,

@@ -236,7 +236,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         return _result(str(exc), error=True)
     except ValueError as exc:
         return _result(str(exc), error=True)
-    except Exception as exc:  # noqa: BLE001 - the agent gets an answer, the log gets the trace
+    except Exception as exc:
         log.exception("tool %s failed", name)
         return _result(f"codegraph internal error in {name}: {type(exc).__name__}: {exc}", error=True)
 

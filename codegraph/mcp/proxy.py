@@ -40,6 +40,7 @@ from codegraph.paths import ProjectPaths, find_root
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~3 ms of the handshake
 if TYPE_CHECKING:  # wire (socket, importlib) loads in the background threads, after the handshake
+    import socket
     from typing import BinaryIO
 
     from codegraph.mcp import wire
@@ -118,7 +119,7 @@ class Proxy:
         self._pending_bytes = 0
         self._inflight: dict[object, dict] = {}
         self._sent_at: dict[object, float] = {}
-        self._sock = None
+        self._sock: socket.socket = None  # type: ignore[assignment]  # set whenever state == DAEMON
         self._local_q: queue.Queue[dict] = queue.Queue()
         self._local_thread: threading.Thread | None = None
         self._outstanding = 0

@@ -18,6 +18,7 @@ import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from codegraph import __version__
 
@@ -49,7 +50,7 @@ def send(sock: socket.socket, message: dict) -> None:
     sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
 
-def connect(path: Path, *, timeout: float = 2.0) -> tuple[socket.socket, dict, object]:
+def connect(path: Path, *, timeout: float = 2.0) -> tuple[socket.socket, dict, BinaryIO]:
     """Connect to a daemon socket and exchange hellos.
 
     Returns:
@@ -90,7 +91,7 @@ def socket_paths(paths) -> list[Path]:
     return list(dict.fromkeys((paths.daemon_socket, paths.daemon_socket_short)))
 
 
-def connect_project(paths, *, timeout: float = 2.0) -> tuple[socket.socket, dict, object]:
+def connect_project(paths, *, timeout: float = 2.0) -> tuple[socket.socket, dict, BinaryIO]:
     """:func:`connect` to the daemon of a project (a ``ProjectPaths``), at either of its socket paths.
 
     Raises:

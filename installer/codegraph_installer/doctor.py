@@ -88,7 +88,7 @@ def _read(path: Path, report: Report, name: str) -> str | None:
 def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found]:
     found: list[Found] = []
     for scope in targets.scopes(target):
-        path, key = (paths.codex_config, None) if target == "codex" else _entry_path(target, scope, paths)
+        path, key = (paths.codex_config, ()) if target == "codex" else _entry_path(target, scope, paths)
         try:
             text = _read(path, report, f"config ({scope})")
         except _Unreadable:

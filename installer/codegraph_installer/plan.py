@@ -46,9 +46,9 @@ def is_our_server(entry: Any) -> bool:
     if not isinstance(entry, dict):
         return False
     command = entry.get("command")
-    words = list(command) if isinstance(command, list) else [command]
-    words += list(entry.get("args") or [])
-    words = [w for w in words if isinstance(w, str)]
+    given = list(command) if isinstance(command, list) else [command]
+    given += list(entry.get("args") or [])
+    words: list[str] = [w for w in given if isinstance(w, str)]
     if not words or "serve" not in words:
         return False
     head = os.path.basename(words[0]).removesuffix(".exe")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from codegraph_installer import claude, codex, gemini, state
 from codegraph_installer.paths import InstallPaths, console_script
 from codegraph_installer.plan import Options, Plan, apply, read_text
 from codegraph_installer.simple import Cursor, Opencode, VSCode
 
-TARGETS = {
+# a target is a module (claude, codex, gemini) or an instance (the simple JSON ones) with plan_install,
+# plan_uninstall and SCOPES/scopes
+TARGETS: dict[str, Any] = {
     "claude": claude,
     "codex": codex,
     "cursor": Cursor(),
