@@ -67,6 +67,6 @@ def _patterns(path: Path, data: dict, key: str) -> tuple[str, ...]:
     for pattern in value:
         try:
             pathspec.GitIgnoreSpec.from_lines([pattern])
-        except Exception as exc:  # noqa: BLE001 - pathspec raises several types for bad patterns
+        except Exception as exc:
             raise ConfigUnparsable(f"{path}: bad '{key}' pattern {pattern!r}: {exc}") from exc
     return tuple(value)

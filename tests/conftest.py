@@ -63,3 +63,13 @@ def pytest_addoption(parser):
         default=False,
         help="rewrite fixtures/golden/<label>.json from the current indexer (then read the diff by hand)",
     )
+
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def pytest_runtest_setup(item):
+    """``@pytest.mark.needs_shared`` tests skip, saying why, where ../shared (the pinned corpora and the
+    reference CLI's launcher, which CI provides) is not beside the repo root."""
+    if item.get_closest_marker("needs_shared") and not SHARED.is_dir():
+        pytest.skip(f"needs {SHARED} (the pinned corpora and the reference CLI; CI has it)")

@@ -182,7 +182,7 @@ class Watcher:
         watcher = self
 
         class Handler(FileSystemEventHandler):
-            def on_any_event(self, event):  # noqa: D401 - watchdog callback
+            def on_any_event(self, event):
                 watcher._on_event(event)
 
         handler = getattr(self, "_handler", None) or Handler()
@@ -268,7 +268,7 @@ class Watcher:
         try:
             self._sync_fn()
             self.last_error = None
-        except Exception as exc:  # noqa: BLE001 - a failed sync is reported, the watch goes on
+        except Exception as exc:
             self.last_error = f"{type(exc).__name__}: {exc}"
             log.exception("sync failed")
         self.syncs += 1

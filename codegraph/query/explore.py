@@ -399,7 +399,7 @@ def _is_generated(reader: Reader, path: str) -> bool:
         return known[1]
     try:
         head = reader.read_source(path)[:600]
-    except Exception:  # noqa: BLE001 - an unreadable file is simply not known to be generated
+    except Exception:
         head = ""
     generated = is_generated_path(path, head)
     if stamp is not None:
@@ -612,7 +612,7 @@ def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str
         except SourceUnavailable as exc:
             unavailable[fs.path] = exc.reason
             continue
-        except Exception:  # noqa: BLE001 - refused (a secret, not a regular file): listed, not shown
+        except Exception:
             continue
         numbered[fs.path] = [f"{i}\t{ln}" for i, ln in enumerate(lines, 1)]
         if len(lines) <= WHOLE_FILE_LINES:

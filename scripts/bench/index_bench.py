@@ -22,8 +22,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _corpora import corpus_dir  # noqa: E402
-from _measure import measure  # noqa: E402
+from _corpora import corpus_dir
+from _measure import measure
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
@@ -32,8 +32,6 @@ from codegraph.index.languages import language_for, module_for  # noqa: E402
 SHARED = REPO.parent / "shared"
 CODEGRAPH = [sys.executable, "-m", "codegraph"]
 REFERENCE = ["bash", str(SHARED / "reference" / "reference-cli.sh")]
-
-
 
 
 def counts(root: Path) -> tuple[int, int, int]:

@@ -66,8 +66,6 @@ SYMBOLS = [
 ]
 
 
-
-
 def pct(values: list[float], q: float) -> float:
     """The q-quantile (0..1) by linear interpolation between closest ranks."""
     xs = sorted(values)

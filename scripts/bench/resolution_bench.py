@@ -195,8 +195,6 @@ def score(db: Path, labels: dict) -> dict[str, Score]:
     return dict(scores)
 
 
-
-
 def index_copy(src: Path, dest: Path, reference: bool = False) -> Path:
     shutil.copytree(src, dest, symlinks=True)
     if reference:

@@ -57,17 +57,6 @@ def test_every_file_extension_belongs_to_one_language():
             seen[ext] = lang.label
 
 
-def test_readme_language_table_is_generated_from_the_registry():
-    import subprocess
-    import sys
-
-    script = Path(__file__).resolve().parents[2] / "scripts" / "languages_table.py"
-    proc = subprocess.run(
-        [sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-
-
 @pytest.mark.parametrize("label", LABELS)
 def test_language_declares_what_the_readme_table_says(label):
     from codegraph.index.languages import module_for

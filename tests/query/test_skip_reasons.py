@@ -37,7 +37,7 @@ def as_unprivileged(fn):
             os.setgid(NOBODY)
             os.setuid(NOBODY)
             out = pickle.dumps(("ok", fn()))
-        except BaseException as exc:  # noqa: BLE001 - reported to the parent
+        except BaseException as exc:
             out = pickle.dumps(("error", f"{exc!r}\n{traceback.format_exc()}"))
         with os.fdopen(write_end, "wb") as fh:
             fh.write(out)
@@ -141,7 +141,10 @@ def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(t
 
     assert "skipped: 2 language not supported yet" in cg("status").stdout
     explore = cg("explore", "what calls f")
-    assert "2 source files here are in languages codegraph does not support yet (Lua 1, Perl 1)" in explore.stdout
+    assert (
+        "2 source files here are in languages codegraph does not support yet (Lua 1, Perl 1)"
+        in explore.stdout
+    )
 
 
 def test_a_fifo_named_like_source_is_skipped_with_its_reason_in_files_and_the_file_view(tmp_path):

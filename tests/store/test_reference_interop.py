@@ -20,12 +20,11 @@ from codegraph.store.reader import Reader
 from tests.conftest import copy_fixture, git
 
 SCRIPT = Path(__file__).resolve().parents[3] / "shared" / "reference" / "reference-cli.sh"
+pytestmark = pytest.mark.needs_shared
 
 
 @pytest.fixture(scope="session")
 def reference_cli():
-    if not SCRIPT.is_file():
-        pytest.skip(f"reference CLI script not found at {SCRIPT} (../shared is missing)")
     if shutil.which("npm") is None:
         pytest.skip("npm is not installed: cannot install the reference CLI")
     probe = subprocess.run(["bash", str(SCRIPT), "--version"], capture_output=True, text=True, timeout=600)
