@@ -21,24 +21,20 @@ import shlex
 from typing import Any
 
 from codegraph_installer import jsonc
-from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import (
-    SERVER_NAME,
-    Options,
-    Plan,
-    claim,
+from codegraph_installer.disk import read_text
+from codegraph_installer.jsonedit import (
     ensure,
     ensure_item,
     foreign_note,
     get,
     install_json,
-    is_our_server,
     parse_object,
-    read_text,
     remove_items,
     restore_or_remove,
     uninstall_json,
 )
+from codegraph_installer.paths import InstallPaths
+from codegraph_installer.plan import SERVER_NAME, Options, Plan, claim, is_our_server
 from codegraph_installer.state import Record, key_of
 
 SCOPES = ("user", "project", "local")

@@ -8,16 +8,9 @@ import tomlkit
 from tomlkit.exceptions import ParseError
 
 from codegraph.errors import ConfigUnparsable
+from codegraph_installer.disk import read_text
 from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import (
-    SERVER_NAME,
-    FilePlan,
-    Options,
-    Plan,
-    claim,
-    is_our_server,
-    read_text,
-)
+from codegraph_installer.plan import SERVER_NAME, FilePlan, Options, Plan, claim, is_our_server
 from codegraph_installer.state import Record, key_of
 
 SCOPES = ("user",)

@@ -16,9 +16,11 @@ import tomlkit
 
 from codegraph.errors import ConfigRefused, ConfigUnparsable
 from codegraph_installer import claude, targets
+from codegraph_installer.disk import read_text
 from codegraph_installer.handshake import handshake
+from codegraph_installer.jsonedit import get, parse_object
 from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import SERVER_NAME, get, parse_object, read_text
+from codegraph_installer.plan import SERVER_NAME
 from codegraph_installer.simple import gemini_folder_trusted
 
 

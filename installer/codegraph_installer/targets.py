@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from codegraph_installer import claude, codex, gemini, state
+from codegraph_installer.disk import apply, read_text
 from codegraph_installer.paths import InstallPaths, console_script
-from codegraph_installer.plan import Options, Plan, apply, read_text
+from codegraph_installer.plan import Options, Plan
 from codegraph_installer.simple import Cursor, Opencode, VSCode
 
 # a target is a module (claude, codex, gemini) or an instance (the simple JSON ones) with plan_install,
