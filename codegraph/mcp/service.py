@@ -82,20 +82,13 @@ def start(root: Path, *, timeout: float = 10.0) -> dict:
     if info:
         return info
     daemon.spawn(root)
-    holder: list[dict] = []
-
-    def up() -> bool:
-        got = status(root)
-        if got:
-            holder.append(got)
-        return bool(got)
-
-    if not wire.wait_until(up, timeout):
+    info = wire.poll(lambda: status(root) or None, timeout, fine=0.5)
+    if info is None:
         raise DaemonStartFailed(
             f"The codegraph daemon for {root} did not start within {timeout:g} s; "
             f"see {ProjectPaths(root).daemon_log}."
         )
-    return holder[0]
+    return info
 
 
 def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:
