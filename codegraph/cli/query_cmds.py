@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from codegraph import bounds
 from codegraph.cli.index_cmds import say_waiting
 from codegraph.config import load_config
 from codegraph.index.repair import read_repairing
@@ -11,6 +12,10 @@ from codegraph.query import basic, file_view, graph
 from codegraph.query import explore as explore_mod
 from codegraph.query.freshness import banner, changed_files, cited_paths
 from codegraph.render import render, to_data, to_json
+
+
+def _range(bound: bounds.Bound) -> click.IntRange:
+    return click.IntRange(bound.low, bound.high)
 
 
 class _Confidence(click.FloatRange):
@@ -57,7 +62,9 @@ def _common(fn):
 @click.command("search")
 @click.argument("text")
 @click.option("--kind", help="Only this node kind (function, method, class, …).")
-@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.SEARCH_LIMIT), default=bounds.SEARCH_LIMIT.default, show_default=True
+)
 @_common
 def search_cmd(text, kind, limit, path, as_json):
     """Find symbols by name or words."""
@@ -72,7 +79,9 @@ query_cmd = click.Command(
 @click.command("callers")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
-@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.RELATION_LIMIT), default=bounds.RELATION_LIMIT.default, show_default=True
+)
 @click.option(
     "--min-confidence",
     type=_CONFIDENCE,
@@ -87,7 +96,9 @@ def callers_cmd(symbol, file, limit, min_confidence, path, as_json):
 @click.command("callees")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
-@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.RELATION_LIMIT), default=bounds.RELATION_LIMIT.default, show_default=True
+)
 @click.option(
     "--min-confidence",
     type=_CONFIDENCE,
@@ -102,7 +113,9 @@ def callees_cmd(symbol, file, limit, min_confidence, path, as_json):
 @click.command("impact")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
-@click.option("--depth", type=click.IntRange(1, 10), default=3, show_default=True)
+@click.option(
+    "--depth", type=_range(bounds.IMPACT_DEPTH), default=bounds.IMPACT_DEPTH.default, show_default=True
+)
 @click.option(
     "--min-confidence",
     type=_CONFIDENCE,
@@ -117,7 +130,9 @@ def impact_cmd(symbol, file, depth, min_confidence, path, as_json):
 @click.command("trace")
 @click.argument("start")
 @click.argument("end")
-@click.option("--max-depth", type=click.IntRange(1, graph.MAX_TRACE_DEPTH), default=8, show_default=True)
+@click.option(
+    "--max-depth", type=_range(bounds.TRACE_DEPTH), default=bounds.TRACE_DEPTH.default, show_default=True
+)
 @_common
 def trace_cmd(start, end, max_depth, path, as_json):
     """How START reaches END: the shortest call path."""
@@ -131,7 +146,11 @@ def trace_cmd(start, end, max_depth, path, as_json):
     "--line", type=click.IntRange(min=1), help="Narrow an ambiguous symbol to the one spanning LINE."
 )
 @click.option("--offset", type=click.IntRange(min=1), help="File view: first line (1-based).")
-@click.option("--limit", type=click.IntRange(1, 100000), help="File view: number of lines (default 2000).")
+@click.option(
+    "--limit",
+    type=_range(bounds.FILE_VIEW_LINES),
+    help=f"File view: number of lines (default {bounds.FILE_VIEW_LINES.default}).",
+)
 @click.option("--symbols-only", is_flag=True, help="File view: the symbol map instead of the source.")
 @_common
 def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
@@ -147,7 +166,9 @@ def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
 
 @click.command("files")
 @click.argument("filter", required=False)
-@click.option("--limit", type=click.IntRange(1, 100000), default=200, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.FILES_LIMIT), default=bounds.FILES_LIMIT.default, show_default=True
+)
 @_common
 def files_cmd(filter, limit, path, as_json):
     """List indexed files (optionally under a folder or matching a substring)."""
@@ -166,7 +187,7 @@ def status_cmd(path, as_json):
 @click.command("explore")
 @click.argument("question")
 @click.option(
-    "--max-chars", type=click.IntRange(1000, 25000), help="Envelope budget (default: by repo size)."
+    "--max-chars", type=_range(bounds.EXPLORE_BUDGET), help="Envelope budget (default: by repo size)."
 )
 @_common
 def explore_cmd(question, max_chars, path, as_json):
@@ -182,7 +203,9 @@ def explore_cmd(question, max_chars, path, as_json):
 
 @click.command("context")
 @click.argument("task")
-@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.CONTEXT_LIMIT), default=bounds.CONTEXT_LIMIT.default, show_default=True
+)
 @_common
 def context_cmd(task, limit, path, as_json):
     """TASK in plain words (English or Chinese) → the most relevant symbols."""

@@ -56,6 +56,7 @@ def _bool(args: dict, key: str) -> bool:
 
 
 def _handlers():
+    from codegraph import bounds
     from codegraph.config import load_config
     from codegraph.query import basic, explore, graph
 
@@ -98,30 +99,41 @@ def _handlers():
         ),
         "codegraph_node": node,
         "codegraph_search": lambda r, a: basic.search(
-            r, a["query"], kind=a.get("kind"), limit=a.get("limit", 20)
+            r, a["query"], kind=a.get("kind"), limit=a.get("limit", bounds.SEARCH_LIMIT.default)
         ),
         "codegraph_callers": lambda r, a: graph.callers(
             r,
             a["symbol"],
             file=a.get("file"),
-            limit=a.get("limit", 20),
+            limit=a.get("limit", bounds.RELATION_LIMIT.default),
             min_confidence=a.get("minConfidence"),
         ),
         "codegraph_callees": lambda r, a: graph.callees(
             r,
             a["symbol"],
             file=a.get("file"),
-            limit=a.get("limit", 20),
+            limit=a.get("limit", bounds.RELATION_LIMIT.default),
             min_confidence=a.get("minConfidence"),
         ),
         "codegraph_impact": lambda r, a: graph.impact(
-            r, a["symbol"], file=a.get("file"), depth=a.get("depth", 3), min_confidence=a.get("minConfidence")
+            r,
+            a["symbol"],
+            file=a.get("file"),
+            depth=a.get("depth", bounds.IMPACT_DEPTH.default),
+            min_confidence=a.get("minConfidence"),
         ),
-        "codegraph_trace": lambda r, a: graph.trace(r, a["from"], a["to"], max_depth=a.get("maxDepth", 8)),
-        "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=a.get("limit", 200)),
+        "codegraph_trace": lambda r, a: graph.trace(
+            r, a["from"], a["to"], max_depth=a.get("maxDepth", bounds.TRACE_DEPTH.default)
+        ),
+        "codegraph_files": lambda r, a: basic.files(
+            r, a.get("path"), limit=a.get("limit", bounds.FILES_LIMIT.default)
+        ),
         "codegraph_status": lambda r, a: basic.status(r),
         "codegraph_context": lambda r, a: explore.context(
-            r, a["task"], limit=a.get("limit", 20), extra_vocab=load_config(r.root).vocabulary
+            r,
+            a["task"],
+            limit=a.get("limit", bounds.CONTEXT_LIMIT.default),
+            extra_vocab=load_config(r.root).vocabulary,
         ),
     }
 

@@ -25,6 +25,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from codegraph import bounds
 from codegraph.errors import SourceUnavailable
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
@@ -33,7 +34,7 @@ from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
 WALK_KINDS = ("calls", "instantiates", "extends", "implements", "references")
-HARD_CEILING = 25_000
+HARD_CEILING = bounds.EXPLORE_BUDGET.high
 RESTART = 0.3
 CALLER_WEIGHT = 0.35
 FORWARD_HOPS = 5

@@ -30,14 +30,15 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
+from codegraph import bounds
 from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot, SourceUnavailable
 from codegraph.index import sensitive
 from codegraph.model import Node
 from codegraph.paths import quote_path, resolve_inside
 
 MAX_PATH_CHARS = 4_096
-DEFAULT_LIMIT = 2_000
-MAX_LIMIT = 100_000
+DEFAULT_LIMIT = bounds.FILE_VIEW_LINES.default
+MAX_LIMIT = bounds.FILE_VIEW_LINES.high
 CHAR_BUDGET = 38_000  # body characters per call (issue 3); keeps a page under the host's inline limit
 MAX_SYMBOLS = 200
 MAX_CANDIDATES = 25

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from codegraph import bounds
 from codegraph.index.languages import is_test_path
 from codegraph.model import Node
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
 
-MAX_TRACE_DEPTH = 12  # the bound trace accepts (CLI --max-depth, MCP maxDepth)
+MAX_TRACE_DEPTH = bounds.TRACE_DEPTH.high  # the bound trace accepts (CLI --max-depth, MCP maxDepth)
 IMPACT_KINDS = ("calls", "instantiates", "extends", "implements", "references", "imports")
 
 
