@@ -7,10 +7,11 @@ import click
 from codegraph import bounds
 from codegraph.cli.index_cmds import say_waiting
 from codegraph.config import load_config
+from codegraph.index.drift import changed_files
 from codegraph.index.repair import read_repairing
 from codegraph.query import basic, file_view, graph
 from codegraph.query import explore as explore_mod
-from codegraph.query.freshness import banner, changed_files, cited_paths
+from codegraph.query.freshness import banner, cited_paths
 from codegraph.render import render, to_data, to_json
 
 
@@ -37,7 +38,7 @@ _CONFIDENCE = _Confidence(0, 1)
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     def answer(reader):
         result = fn(reader, *args, **kwargs)
-        return result, [] if fn is basic.status else changed_files(reader, cited_paths(to_data(result)))
+        return result, [] if fn is _status else changed_files(reader, cited_paths(to_data(result)))
 
     (result, changed), repaired = read_repairing(path, answer, on_wait=say_waiting)
     if repaired:
@@ -181,7 +182,7 @@ def status_cmd(path, as_json):
     """Index health: counts, languages, skipped files (by reason, with an example), unresolved references,
     the daemon and its watcher, the agents codegraph is installed for, and what changed on disk since the
     last index."""
-    _run(path, as_json, basic.status)
+    _run(path, as_json, _status)
 
 
 @click.command("explore")
@@ -275,3 +276,13 @@ COMMANDS = [
     explore_cmd,
     context_cmd,
 ]
+
+
+def _status(reader) -> basic.StatusResult:
+    """``status`` with what only this layer knows: the daemon serving the project, the agents it is
+    installed for."""
+    from codegraph_installer.targets import installed_for
+
+    from codegraph.mcp import service
+
+    return basic.status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))

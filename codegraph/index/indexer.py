@@ -25,8 +25,8 @@ from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
 from codegraph.index import cache
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
-from codegraph.index.encoding import to_utf8
 from codegraph.index.resolve import resolve
+from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
 from codegraph.store.db import connect_writer, damage, move_aside
@@ -90,15 +90,6 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
     fx = extract(path, text, language, grammar)
     return path, digest, cache.encode(fx), None, len(data), mtime_ns
-
-
-def source_utf8(data: bytes, language: str | None) -> bytes:
-    """A source file's bytes as the UTF-8 text extraction and display work on (BOMs, UTF-16/32, a
-    declared codec; issue 9). Columns are byte offsets into this text."""
-    from codegraph.index.languages import module_for
-
-    declared = module_for(language).declared_encoding(data) if language else None  # Python: PEP 263
-    return to_utf8(data, declared)
 
 
 def _hash_file(path: str) -> str:

@@ -128,7 +128,7 @@ def _handlers():
         "codegraph_files": lambda r, a: basic.files(
             r, a.get("path"), limit=a.get("limit", bounds.FILES_LIMIT.default)
         ),
-        "codegraph_status": lambda r, a: basic.status(r),
+        "codegraph_status": lambda r, a: _status(r),
         "codegraph_context": lambda r, a: explore.context(
             r,
             a["task"],
@@ -136,6 +136,16 @@ def _handlers():
             extra_vocab=load_config(r.root).vocabulary,
         ),
     }
+
+
+def _status(reader):
+    """``status`` with the daemon serving the project and the agents codegraph is installed for."""
+    from codegraph_installer.targets import installed_for
+
+    from codegraph.mcp import service
+    from codegraph.query import basic
+
+    return basic.status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))
 
 
 _HANDLERS = None
@@ -153,9 +163,10 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.index.drift import changed_files
     from codegraph.index.repair import read_repairing
     from codegraph.index.watch import before_answer
-    from codegraph.query.freshness import banner, changed_files, cited_paths
+    from codegraph.query.freshness import banner, cited_paths
     from codegraph.render import render, to_data
 
     arguments = dict(arguments or {})

@@ -35,6 +35,16 @@ def status(root: Path) -> dict | None:
         return None
 
 
+def summary(root: Path) -> dict | None:
+    """What ``codegraph status`` says of the daemon serving ``root`` (pid, version, uptime, clients,
+    watching, watch_note), or None when none answers."""
+    info = status(root)
+    if info is None:
+        return None
+    keep = ("pid", "version", "uptime", "clients", "watching", "watch_note")
+    return {k: info[k] for k in keep if k in info}
+
+
 def running(root: Path | None = None) -> list[dict]:
     """Daemons that answer, from the registry (stale entries are removed). ``root``: only the daemon
     of the project containing it."""

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from codegraph.errors import SourceUnavailable, SymbolNotFound
+from codegraph.index import source as source_file
 from codegraph.model import CONTAINER_KINDS, Node
 from codegraph.paths import quote_path
 from codegraph.query.graph import Site
@@ -72,21 +73,15 @@ class StatusResult:
     agents: list[dict] = field(default_factory=list)  # [{"target", "scope", "config"}] codegraph is in
 
 
-def status(reader: Reader) -> StatusResult:
-    """Index health plus what changed on disk since the last index (size/mtime, then hash)."""
-    from codegraph.config import load_config
-    from codegraph.index.discover import discover
-    from codegraph.query.freshness import changed_files
+def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | None = None) -> StatusResult:
+    """Index health plus what changed on disk since the last index (size/mtime, then hash).
+    ``daemon`` (its pid, version, uptime, clients, watcher) and ``agents`` (``{"target", "scope",
+    "config"}`` codegraph is installed for) come from the caller, which runs above this layer
+    (:func:`codegraph.mcp.service.summary`, :func:`codegraph_installer.targets.installed_for`)."""
+    from codegraph.index.drift import disk_drift
 
-    config = load_config(reader.root)
-    found = discover(reader.root, exclude=config.exclude, include=config.include)
-    indexed = {r["path"]: r for r in reader.files()}
-    on_disk = {f.path for f in found.files}
+    drift = disk_drift(reader)
     skipped = reader.skipped()
-    # a file skipped after reading (binary, minified) is known, not new — unless it changed since
-    added = sorted(p for p in on_disk - set(indexed) if p not in skipped)
-    deleted = sorted(set(indexed) - on_disk)
-    modified = changed_files(reader, on_disk & set(indexed), indexed)
     reasons: dict[str, dict] = {}
     for path, why in sorted(skipped.items()):
         entry = reasons.setdefault(why.split(" (", 1)[0], {"count": 0, "example": path})
@@ -98,51 +93,16 @@ def status(reader: Reader) -> StatusResult:
         reader.counts(),
         reader.languages(),
         reader.metadata(),
-        added,
-        modified,
-        deleted,
+        drift.added,
+        drift.modified,
+        drift.deleted,
         reasons,
         read_progress(reader.paths),
         unresolved_by_language(reader.conn),
         reader.unresolved_by_kind(),
-        _daemon(reader.root),
-        installed_agents(reader.root),
+        daemon,
+        agents or [],
     )
-
-
-def _daemon(root) -> dict | None:
-    from codegraph.mcp import service
-
-    info = service.status(root)
-    if info is None:
-        return None
-    keep = ("pid", "version", "uptime", "clients", "watching", "watch_note")
-    return {k: info[k] for k in keep if k in info}
-
-
-def installed_agents(project) -> list[dict]:
-    """Agents and scopes whose config holds codegraph's server entry (for this project where the scope
-    is per project), from the installer's own plans: what `codegraph uninstall` would remove. Configs
-    that don't parse are left out (``codegraph doctor`` reports them)."""
-    try:
-        from codegraph_installer import targets
-        from codegraph_installer.paths import InstallPaths
-    except ImportError:  # pragma: no cover - the wheel ships the installer; a bare checkout may not
-        return []
-    from codegraph.errors import CodegraphError
-
-    paths = InstallPaths.current(project)
-    found = []
-    for name in targets.TARGETS:
-        for scope in targets.scopes(name):
-            try:
-                plan = targets.plan(name, "uninstall", paths, targets.make_options(name, scope))
-            except (CodegraphError, ValueError, OSError):
-                continue
-            if plan.changed:
-                config = next((str(f.path) for f in plan.files if f.status != "unchanged"), None)
-                found.append({"target": name, "scope": scope, "config": config})
-    return found
 
 
 @dataclass
@@ -166,13 +126,13 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     Raises:
         SymbolNotFound: with close names as suggestions.
     """
-    from codegraph.query.freshness import current_span
+    from codegraph.index.drift import current_span
 
     defs = find_symbols(reader, symbol, file=file, line=line)
     d = defs[0]
     members = reader.children(d.id) if d.kind in CONTAINER_KINDS else []
     try:
-        text = reader.read_source(d.file_path)
+        text = source_file.read_text(reader.root, d.file_path)
     except SourceUnavailable as exc:  # answer from the index and say why the source is missing
         text, source = None, ""
         note = (

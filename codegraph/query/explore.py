@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 
 from codegraph import bounds
 from codegraph.errors import SourceUnavailable
+from codegraph.index import source
+from codegraph.index.drift import changed_files, current_span
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
-from codegraph.query.freshness import changed_files, current_span
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
@@ -399,7 +400,7 @@ def _is_generated(reader: Reader, path: str) -> bool:
     if stamp is not None and known is not None and known[0] == stamp:
         return known[1]
     try:
-        head = reader.read_source(path)[:600]
+        head = source.read_text(reader.root, path)[:600]
     except Exception:
         head = ""
     generated = is_generated_path(path, head)
@@ -609,7 +610,7 @@ def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str
     candidates: list[tuple[float, str, int, int, str]] = []  # (score, path, start, end, label)
     for fs in files:
         try:
-            lines = reader.read_source(fs.path).split("\n")
+            lines = source.read_text(reader.root, fs.path).split("\n")
         except SourceUnavailable as exc:
             unavailable[fs.path] = exc.reason
             continue

@@ -25,14 +25,13 @@ their keys with values withheld.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
 from codegraph import bounds
-from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot, SourceUnavailable
-from codegraph.index import sensitive
+from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
+from codegraph.index import sensitive, source
 from codegraph.model import Node
 from codegraph.paths import quote_path, resolve_inside
 
@@ -276,34 +275,11 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
         FileNotIndexed: not a regular file, a secret behind a symlink, or too big.
         SourceUnavailable: deleted since indexing, or unreadable.
     """
-    target = resolve_inside(root, rel)
-    target_rel = target.relative_to(root.resolve()).as_posix()
-    if sensitive.is_secret(target_rel):
-        raise FileNotIndexed(f"{rel} points at a secret file: codegraph never serves it.")
-    try:
-        # O_NONBLOCK: opening a FIFO must not hang; fstat below refuses anything but a regular file.
-        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        raise SourceUnavailable(rel, SourceUnavailable.DELETED) from None
-    except OSError as exc:
-        raise SourceUnavailable(rel, f"unreadable ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise FileNotIndexed(f"{rel} is not a regular file.")
-        if st.st_size > MAX_FILE_BYTES:
-            raise FileNotIndexed(
-                f"{rel} is {st.st_size} bytes, over the file view's {MAX_FILE_BYTES} byte limit."
-            )
-        data = fh.read(MAX_FILE_BYTES + 1)
+    data, target_rel = source.read_bytes(root, rel, max_bytes=MAX_FILE_BYTES)
     if not data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 BOM: read_lines drops exactly one, as Read does
         # Decoded as the indexer decodes it (UTF-16/32 with a BOM, a PEP 263 cookie), so the lines
         # shown are the lines the index numbered; plain UTF-8 comes back unchanged.
-        from codegraph.index.indexer import source_utf8
-        from codegraph.index.languages import language_for
-
-        language = language_for(target_rel)
-        data = source_utf8(data, language[0] if language else None)
+        data = source.decode(data, target_rel)
     return read_lines(data), target_rel
 
 

@@ -316,39 +316,3 @@ class Reader:
                 "SELECT language, COUNT(*) FROM files GROUP BY language ORDER BY 2 DESC"
             )
         }
-
-    def read_source(self, path: str) -> str:
-        """The file's current text from disk, decoded as the indexer decodes it (BOMs, UTF-16/32, a
-        declared codec; invalid sequences replaced): inside the root, a regular file, never a secret
-        file (``.env``, keys…).
-
-        Raises:
-            PathOutsideRoot: the path escapes the root, is a secret, or is not a regular file.
-            SourceUnavailable: the file was deleted since the last index, can't be read, or its bytes
-                are not text (reason: ``deleted since the last index``, ``unreadable (…)``,
-                ``not text on disk (binary content)``).
-        """
-        import stat as stat_mod
-
-        from codegraph.errors import PathOutsideRoot, SourceUnavailable
-        from codegraph.index.encoding import looks_binary
-        from codegraph.index.indexer import source_utf8
-        from codegraph.index.languages import language_for
-        from codegraph.index.sensitive import is_secret
-        from codegraph.paths import read_regular, resolve_inside
-
-        target = resolve_inside(self.root, path)
-        try:
-            mode = target.stat().st_mode
-            if is_secret(path) or is_secret(target.name) or not stat_mod.S_ISREG(mode):
-                raise PathOutsideRoot(f"Refused: {path!r} is a secret or not a regular file.")
-            data = read_regular(target)
-        except FileNotFoundError:
-            raise SourceUnavailable(path, SourceUnavailable.DELETED) from None
-        except PermissionError as exc:
-            raise SourceUnavailable(path, f"unreadable ({exc.strerror})") from None
-        language = language_for(path)
-        text = source_utf8(data, language[0] if language else None)
-        if looks_binary(text):
-            raise SourceUnavailable(path, SourceUnavailable.NOT_TEXT)
-        return text.decode("utf-8", "replace")
