@@ -161,8 +161,12 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     incoming = reader.incoming([d.id], CALL_KINDS)
     outgoing = reader.outgoing([d.id], CALL_KINDS)
     found = reader.nodes(
-        [e[0] for e in incoming[:NODE_RELATED_LIMIT]] + [e[1] for e in outgoing[:NODE_RELATED_LIMIT]]
+        [e.source for e in incoming[:NODE_RELATED_LIMIT]] + [e.target for e in outgoing[:NODE_RELATED_LIMIT]]
     )
-    callers = [Site(found[e[0]], e[3], e[2]) for e in incoming[:NODE_RELATED_LIMIT] if e[0] in found]
-    callees = [Site(found[e[1]], e[3], e[2]) for e in outgoing[:NODE_RELATED_LIMIT] if e[1] in found]
+    callers = [
+        Site(found[e.source], e.line, e.kind) for e in incoming[:NODE_RELATED_LIMIT] if e.source in found
+    ]
+    callees = [
+        Site(found[e.target], e.line, e.kind) for e in outgoing[:NODE_RELATED_LIMIT] if e.target in found
+    ]
     return NodeResult(d, source, members, callers, callees, len(incoming), len(outgoing), defs[1:], note)

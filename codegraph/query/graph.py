@@ -75,11 +75,11 @@ def _related(
     defs = find_symbols(reader, symbol, file=file)
     groups = []
     for d in defs:
-        column, end = ("target", 0) if op == "callers" else ("source", 1)
+        column = "target" if op == "callers" else "source"
         other = [
-            (e[end], e[3], e[2], e[4], e[5])
+            (e.source if op == "callers" else e.target, e.line, e.kind, e.confidence, e.resolved_by)
             for e in reader.relations(column, [d.id], CALL_KINDS)
-            if _keep(e[4], min_confidence)
+            if _keep(e.confidence, min_confidence)
         ]
         found = reader.nodes(o[0] for o in other)
         sites = [Site(found[o[0]], *o[1:]) for o in other if o[0] in found]
@@ -212,7 +212,7 @@ def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8, _reverse:
     while queue and hit is None:
         nid, dist = queue.popleft()
         if dist >= max_depth:
-            limited = limited or any(e[1] not in parent for e in reader.outgoing([nid], CALL_KINDS))
+            limited = limited or any(e.target not in parent for e in reader.outgoing([nid], CALL_KINDS))
             continue
         for _, target, kind, line in reader.outgoing([nid], CALL_KINDS):
             if target in parent:

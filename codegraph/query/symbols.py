@@ -85,7 +85,9 @@ def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
         if found:
             return found
         seen.update(c.id for c in classes)
-        bases = [e[1] for e in reader.outgoing([c.id for c in classes], ("extends",)) if e[1] not in seen]
+        bases = [
+            e.target for e in reader.outgoing([c.id for c in classes], ("extends",)) if e.target not in seen
+        ]
         classes = list(reader.nodes(bases).values())
     return []
 
