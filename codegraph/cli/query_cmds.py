@@ -9,9 +9,16 @@ from codegraph.cli.index_cmds import say_waiting
 from codegraph.config import load_config
 from codegraph.index.drift import changed_files
 from codegraph.index.repair import read_repairing
-from codegraph.query import basic, file_view, graph
 from codegraph.query import explore as explore_mod
+from codegraph.query import file_view
+from codegraph.query.files import files
 from codegraph.query.freshness import banner, cited_paths
+from codegraph.query.impact import impact
+from codegraph.query.node import node
+from codegraph.query.relations import callees, callers
+from codegraph.query.search import search
+from codegraph.query.status import StatusResult, status
+from codegraph.query.trace import trace
 from codegraph.render import render, to_data, to_json
 
 
@@ -69,7 +76,7 @@ def _common(fn):
 @_common
 def search_cmd(text, kind, limit, path, as_json):
     """Find symbols by name or words."""
-    _run(path, as_json, basic.search, text, kind=kind, limit=limit)
+    _run(path, as_json, search, text, kind=kind, limit=limit)
 
 
 query_cmd = click.Command(
@@ -91,7 +98,7 @@ query_cmd = click.Command(
 @_common
 def callers_cmd(symbol, file, limit, min_confidence, path, as_json):
     """Who calls SYMBOL (grouped per definition when ambiguous)."""
-    _run(path, as_json, graph.callers, symbol, file=file, limit=limit, min_confidence=min_confidence)
+    _run(path, as_json, callers, symbol, file=file, limit=limit, min_confidence=min_confidence)
 
 
 @click.command("callees")
@@ -108,7 +115,7 @@ def callers_cmd(symbol, file, limit, min_confidence, path, as_json):
 @_common
 def callees_cmd(symbol, file, limit, min_confidence, path, as_json):
     """What SYMBOL calls."""
-    _run(path, as_json, graph.callees, symbol, file=file, limit=limit, min_confidence=min_confidence)
+    _run(path, as_json, callees, symbol, file=file, limit=limit, min_confidence=min_confidence)
 
 
 @click.command("impact")
@@ -125,7 +132,7 @@ def callees_cmd(symbol, file, limit, min_confidence, path, as_json):
 @_common
 def impact_cmd(symbol, file, depth, min_confidence, path, as_json):
     """Blast radius of changing SYMBOL."""
-    _run(path, as_json, graph.impact, symbol, file=file, depth=depth, min_confidence=min_confidence)
+    _run(path, as_json, impact, symbol, file=file, depth=depth, min_confidence=min_confidence)
 
 
 @click.command("trace")
@@ -137,7 +144,7 @@ def impact_cmd(symbol, file, depth, min_confidence, path, as_json):
 @_common
 def trace_cmd(start, end, max_depth, path, as_json):
     """How START reaches END: the shortest call path."""
-    _run(path, as_json, graph.trace, start, end, max_depth=max_depth)
+    _run(path, as_json, trace, start, end, max_depth=max_depth)
 
 
 @click.command("node")
@@ -157,7 +164,7 @@ def trace_cmd(start, end, max_depth, path, as_json):
 def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
     """Show SYMBOL (source, callers, callees) or, with --file only, a file."""
     if symbol:
-        _run(path, as_json, basic.node, symbol, file=file, line=line)
+        _run(path, as_json, node, symbol, file=file, line=line)
     elif file:
         request = file_view.FileViewRequest(file=file, offset=offset, limit=limit, symbols_only=symbols_only)
         _run(path, as_json, lambda reader: file_view.file_view(reader.root, reader, request))
@@ -173,7 +180,7 @@ def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
 @_common
 def files_cmd(filter, limit, path, as_json):
     """List indexed files (optionally under a folder or matching a substring)."""
-    _run(path, as_json, basic.files, filter, limit=limit)
+    _run(path, as_json, files, filter, limit=limit)
 
 
 @click.command("status")
@@ -278,11 +285,11 @@ COMMANDS = [
 ]
 
 
-def _status(reader) -> basic.StatusResult:
+def _status(reader) -> StatusResult:
     """``status`` with what only this layer knows: the daemon serving the project, the agents it is
     installed for."""
     from codegraph_installer.targets import installed_for
 
     from codegraph.mcp import service
 
-    return basic.status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))
+    return status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))

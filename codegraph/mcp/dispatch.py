@@ -58,9 +58,15 @@ def _bool(args: dict, key: str) -> bool:
 def _handlers():
     from codegraph import bounds
     from codegraph.config import load_config
-    from codegraph.query import basic, explore, graph
+    from codegraph.query import explore
+    from codegraph.query.files import files
+    from codegraph.query.impact import impact
+    from codegraph.query.node import node
+    from codegraph.query.relations import callees, callers
+    from codegraph.query.search import search
+    from codegraph.query.trace import trace
 
-    def node(r, a):
+    def node_or_file(r, a):
         if a.get("file") and not a.get("symbol"):
             from codegraph.query import file_view
 
@@ -76,7 +82,7 @@ def _handlers():
             )
         if not a.get("symbol"):
             raise ValueError("codegraph_node needs 'symbol', or 'file' for the file view")
-        return basic.node(r, a["symbol"], file=a.get("file"), line=a.get("line"))
+        return node(r, a["symbol"], file=a.get("file"), line=a.get("line"))
 
     def affected(r, a):
         from codegraph.query import affected as affected_mod
@@ -97,35 +103,35 @@ def _handlers():
             max_chars=a.get("maxChars"),
             extra_vocab=load_config(r.root).vocabulary,
         ),
-        "codegraph_node": node,
-        "codegraph_search": lambda r, a: basic.search(
+        "codegraph_node": node_or_file,
+        "codegraph_search": lambda r, a: search(
             r, a["query"], kind=a.get("kind"), limit=a.get("limit", bounds.SEARCH_LIMIT.default)
         ),
-        "codegraph_callers": lambda r, a: graph.callers(
+        "codegraph_callers": lambda r, a: callers(
             r,
             a["symbol"],
             file=a.get("file"),
             limit=a.get("limit", bounds.RELATION_LIMIT.default),
             min_confidence=a.get("minConfidence"),
         ),
-        "codegraph_callees": lambda r, a: graph.callees(
+        "codegraph_callees": lambda r, a: callees(
             r,
             a["symbol"],
             file=a.get("file"),
             limit=a.get("limit", bounds.RELATION_LIMIT.default),
             min_confidence=a.get("minConfidence"),
         ),
-        "codegraph_impact": lambda r, a: graph.impact(
+        "codegraph_impact": lambda r, a: impact(
             r,
             a["symbol"],
             file=a.get("file"),
             depth=a.get("depth", bounds.IMPACT_DEPTH.default),
             min_confidence=a.get("minConfidence"),
         ),
-        "codegraph_trace": lambda r, a: graph.trace(
+        "codegraph_trace": lambda r, a: trace(
             r, a["from"], a["to"], max_depth=a.get("maxDepth", bounds.TRACE_DEPTH.default)
         ),
-        "codegraph_files": lambda r, a: basic.files(
+        "codegraph_files": lambda r, a: files(
             r, a.get("path"), limit=a.get("limit", bounds.FILES_LIMIT.default)
         ),
         "codegraph_status": lambda r, a: _status(r),
@@ -143,9 +149,9 @@ def _status(reader):
     from codegraph_installer.targets import installed_for
 
     from codegraph.mcp import service
-    from codegraph.query import basic
+    from codegraph.query.status import status
 
-    return basic.status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))
+    return status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))
 
 
 _HANDLERS = None

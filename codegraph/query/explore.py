@@ -557,7 +557,7 @@ def _fit(result: ExploreResult) -> None:
 
 def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:
     """A call path between the first two named seeds that connect (either direction)."""
-    from codegraph.query.graph import trace
+    from codegraph.query.trace import trace
 
     named = [
         n

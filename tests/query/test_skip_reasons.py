@@ -16,7 +16,9 @@ import pytest
 from codegraph.errors import CodegraphError
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query import basic, file_view
+from codegraph.query import file_view
+from codegraph.query.files import files
+from codegraph.query.node import node
 from codegraph.render import render
 from codegraph.store.reader import Reader
 
@@ -56,7 +58,7 @@ def answers(root: Path) -> dict[str, str]:
     """What `files`, the file view of locked.py / link.py and `node a_func` say (each as rendered)."""
     out = {}
     with Reader(root) as reader:
-        out["files"] = render(basic.files(reader))
+        out["files"] = render(files(reader))
         for name in ("locked.py", "link.py"):
             try:
                 out[name] = render(
@@ -64,7 +66,7 @@ def answers(root: Path) -> dict[str, str]:
                 )
             except CodegraphError as exc:
                 out[name] = str(exc)
-        out["node"] = render(basic.node(reader, "a_func"))
+        out["node"] = render(node(reader, "a_func"))
     return out
 
 

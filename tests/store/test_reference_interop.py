@@ -14,8 +14,8 @@ import pytest
 from codegraph.index.indexer import index_project
 from codegraph.index.languages import all_languages
 from codegraph.paths import ProjectPaths
-from codegraph.query.basic import search
-from codegraph.query.graph import callers
+from codegraph.query.relations import callers
+from codegraph.query.search import search
 from codegraph.store.reader import Reader
 from tests.conftest import copy_fixture, git
 
