@@ -31,6 +31,7 @@ SCRIPT_LANGS = {
     "typescript": "typescript",
     "tsx": "tsx",
 }
+IMPLEMENTATION_EXTS = (".js", ".mjs", ".cjs", ".jsx")
 # a script's ``type`` attribute that still means code (JSON-LD, templates… are not)
 SCRIPT_TYPES = frozenset({"", "module", "text/javascript", "application/javascript", "text/typescript"})
 
@@ -129,6 +130,16 @@ class SingleFileComponent(EcmaScript):
     line_comment = "<!--"
     comment_end = " -->"
     extractor = ComponentExtractor
+
+    def resolve_module(self, project, from_path: str, spec: str) -> str | None:
+        """As ECMAScript's, but an implementation (``x.js``) before the declaration file (``x.d.ts``)
+        an npm package ships beside it: a component's script is compiled and run, so its calls reach
+        the code that runs (nuxt-ui's ``dist/`` holds both for every composable)."""
+        found = super().resolve_module(project, from_path, spec)
+        if found is None or not found.endswith(".d.ts"):
+            return found
+        stem = found[: -len(".d.ts")]
+        return next((stem + e for e in IMPLEMENTATION_EXTS if stem + e in project.files), found)
 
     def resolve_ref(self, project, path: str, ref: Ref) -> tuple[Node | None, str] | None:
         if ref.args != TEMPLATE_USE:
