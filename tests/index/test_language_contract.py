@@ -83,7 +83,8 @@ def test_language_line_comment_parses_as_a_comment(label):
     source = next(
         p for p in sorted(repo.rglob("*")) if p.is_file() and (language_for(p.name) or ("",))[0] == label
     ).read_bytes()
-    tree = parser_for(lang.grammar).parse(source.rstrip() + f"\n{lang.line_comment} edited{lang.comment_end}\n".encode())
+    edited = f"\n{lang.line_comment} edited{lang.comment_end}\n"
+    tree = parser_for(lang.grammar).parse(source.rstrip() + edited.encode())
     last = tree.root_node
     while last.child_count and "comment" not in last.type:
         last = last.children[-1]
