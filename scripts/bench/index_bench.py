@@ -34,8 +34,6 @@ CODEGRAPH = [sys.executable, "-m", "codegraph"]
 REFERENCE = ["bash", str(SHARED / "reference" / "reference-cli.sh")]
 
 
-
-
 def counts(root: Path) -> tuple[int, int, int]:
     conn = sqlite3.connect(root / ".codegraph" / "codegraph.db")
     try:

@@ -195,8 +195,6 @@ def score(db: Path, labels: dict) -> dict[str, Score]:
     return dict(scores)
 
 
-
-
 def write_config(root: Path, labels: dict) -> None:
     """A labels file's ``config`` (a ``codegraph.json`` object, e.g. ``{"include": ["dist/"]}`` for an
     npm package whose sources are its ``dist/``) written into the corpus copy before indexing."""
