@@ -79,7 +79,9 @@ def status(reader: Reader) -> StatusResult:
     from codegraph.query.freshness import changed_files
 
     config = load_config(reader.root)
-    found = discover(reader.root, exclude=config.exclude, include=config.include)
+    found = discover(
+        reader.root, exclude=config.exclude, include=config.include, extensions=config.extensions
+    )
     indexed = {r["path"]: r for r in reader.files()}
     on_disk = {f.path for f in found.files}
     skipped = reader.skipped()

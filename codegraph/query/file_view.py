@@ -53,7 +53,8 @@ class FileViewReader(Protocol):
     """What the file view needs from the index. ``codegraph.store.reader.Reader`` implements it.
 
     Optional: ``skip_reason(path) -> str | None`` or ``skipped() -> dict[path, reason]`` (why discovery
-    skipped a file on disk) lets a "not indexed" answer say why.
+    skipped a file on disk) lets a "not indexed" answer say why; ``file_record(path)`` (a row with
+    ``language``) gives the language the file was indexed as, for decoding it the same way.
     """
 
     def indexed_paths(self) -> list[str]:
@@ -267,7 +268,7 @@ def read_lines(data: bytes) -> list[str]:
     return text.replace("\r\n", "\n").split("\n")
 
 
-def _load(root: Path, rel: str) -> tuple[list[str], str]:
+def _load(root: Path, rel: str, language: str | None = None) -> tuple[list[str], str]:
     """The decoded lines of an indexed file, read through the guard. Returns (lines, target rel path).
 
     Raises:
@@ -301,8 +302,9 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
         from codegraph.index.indexer import source_utf8
         from codegraph.index.languages import language_for
 
-        language = language_for(target_rel)
-        data = source_utf8(data, language[0] if language else None)
+        if language is None:  # the reader could not say what the file was indexed as
+            language = (language_for(target_rel) or (None,))[0]
+        data = source_utf8(data, language)
     return read_lines(data), target_rel
 
 
@@ -379,7 +381,10 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
             gone, or not a regular file.
     """
     rel = match_indexed(root, reader, request.file)
-    lines, target_rel = _load(root, rel)
+    # the language the file was indexed as (codegraph.json ``extensions`` may map it), when the
+    # reader can tell (``file_record``)
+    record = reader.file_record(rel) if hasattr(reader, "file_record") else None
+    lines, target_rel = _load(root, rel, record["language"] if record is not None else None)
     symbols = [n for n in reader.file_symbols(rel) if n.kind != "file"]
     symbols.sort(key=lambda n: (n.start_line, n.start_column, n.name))
     dependents = tuple(sorted({d for d in reader.dependents(rel) if d != rel}))

@@ -347,8 +347,9 @@ class Reader:
             raise SourceUnavailable(path, SourceUnavailable.DELETED) from None
         except PermissionError as exc:
             raise SourceUnavailable(path, f"unreadable ({exc.strerror})") from None
-        language = language_for(path)
-        text = source_utf8(data, language[0] if language else None)
+        record = self.file_record(path)  # the language it was indexed as (codegraph.json may map it)
+        language = record["language"] if record is not None else (language_for(path) or (None,))[0]
+        text = source_utf8(data, language)
         if looks_binary(text):
             raise SourceUnavailable(path, SourceUnavailable.NOT_TEXT)
         return text.decode("utf-8", "replace")

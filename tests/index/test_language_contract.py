@@ -90,3 +90,12 @@ def test_language_line_comment_parses_as_a_comment(label):
         last = last.children[-1]
     assert "comment" in last.type and last.text.decode().startswith(lang.line_comment)
     assert not tree.root_node.has_error or parser_for(lang.grammar).parse(source).root_node.has_error
+
+
+def test_groovy_files_are_skipped_with_a_reason_rather_than_half_parsed(tmp_path):
+    """The bundled Groovy grammar cannot parse ``*`` or classes (README): no module claims .groovy."""
+    from codegraph.index.discover import discover
+
+    (tmp_path / "build.groovy").write_text("def y = a * b\n")
+    found = discover(tmp_path)
+    assert found.files == [] and found.skipped == {"build.groovy": "language not supported yet (Groovy)"}

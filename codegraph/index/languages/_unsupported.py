@@ -34,6 +34,7 @@ NOT_YET = {
     ".cljs": "ClojureScript",
     ".fs": "F#",
     ".fsx": "F#",
+    # no module on purpose: the bundled grammar parses neither ``*`` nor classes (README, LANGUAGES.md)
     ".groovy": "Groovy",
     ".cu": "CUDA",
     ".cuh": "CUDA",
