@@ -122,6 +122,9 @@ class Extractor:
     :meth:`handle` (one call per captured node) plus, where needed, the ``node_details`` /
     ``filter_defs`` hooks."""
 
+    # what ``FileExtraction.errors`` says when the file's tree has ERROR nodes
+    syntax_error_note = "syntax errors (partial extraction)"
+
     def __init__(self, path: str, source: bytes, lang: LanguageModule):
         self.path = path
         self.source = source
@@ -160,7 +163,7 @@ class Extractor:
             )
         )
         if root.has_error:
-            self.out.errors.append("syntax errors (partial extraction)")
+            self.out.errors.append(self.syntax_error_note)
         self.scan(root)
         for label, start, end, into in self.blocks:
             self._extract_block(label, start, end, into)

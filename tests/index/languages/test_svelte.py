@@ -64,3 +64,16 @@ def test_lang_attribute_picks_typescript_or_javascript():
     assert extract("A.svelte", js, "svelte").errors == [
         "syntax errors in an embedded javascript block (partial extraction)"
     ]
+
+
+def test_svelte_5_markup_the_grammar_misreads_leaves_the_script_whole():
+    # the shape of bits-ui's components: {@render} inside {#if} parses with ERROR nodes
+    src = (
+        b'<script lang="ts">\n  function go(): void {}\n</script>\n{#if child}\n\t{@render child({ props })}\n'
+        b"{:else}\n\t<span {...props}>\n\t\t{@render children?.()}\n\t</span>\n{/if}\n"
+    )
+    out = extract("A.svelte", src, "svelte")
+    assert [(n.kind, n.name, n.start_line) for n in out.nodes if n.kind == "function"] == [
+        ("function", "go", 2)
+    ]
+    assert out.errors == ["syntax errors in the markup (scripts are parsed separately)"]
