@@ -23,7 +23,8 @@ reference stores ``self.f()`` as ``f``), or, with no callee text stored, the sam
 defined on that line counts too, however the tool qualifies it. A site may list ``accept``: other
 targets that are not wrong (an alias's own binding, say) but do not count as found. Resolver ``dynamic``
 marks sites whose target only runtime knowledge gives (manager proxies, mixins, factories): the
-``static`` row leaves them out.
+``static`` row leaves them out. A labels file's ``config`` object is written into the corpus copy as its
+``codegraph.json`` before indexing (an npm package's sources under ``dist/``: ``{"include": ["dist/"]}``).
 """
 
 from __future__ import annotations
