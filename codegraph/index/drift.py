@@ -30,7 +30,9 @@ def disk_drift(reader: Reader) -> Drift:
     from codegraph.index.discover import discover
 
     config = load_config(reader.root)
-    found = discover(reader.root, exclude=config.exclude, include=config.include)
+    found = discover(
+        reader.root, exclude=config.exclude, include=config.include, extensions=config.extensions
+    )
     indexed = {r["path"]: r for r in reader.files()}
     on_disk = {f.path for f in found.files}
     skipped = reader.skipped()
@@ -72,16 +74,16 @@ def current_span(reader: Reader, node: Node) -> tuple[int, int] | None:
     if not changed_files(reader, [node.file_path]):
         return node.start_line, node.end_line
     from codegraph.index.extract import extract
-    from codegraph.index.languages import language_for
 
-    lang = language_for(node.file_path)
     try:
         data = read_regular(reader.root / node.file_path)
     except OSError:
         return None
-    if lang is None:
+    # the language the file was indexed as (the project's codegraph.json may map its extension)
+    try:
+        fresh = extract(node.file_path, data, node.language)
+    except KeyError:  # indexed by a version that knew a language this one does not
         return None
-    fresh = extract(node.file_path, data, lang[0], lang[1])
     for n in fresh.nodes:
         if n.kind == node.kind and n.qualified_name == node.qualified_name:
             return n.start_line, n.end_line

@@ -205,7 +205,13 @@ def _index_once(
     root = paths.root
     config = load_config(root)
     phase("discovering", None)
-    found = discover(root, max_bytes=max_bytes, exclude=config.exclude, include=config.include)
+    found = discover(
+        root,
+        max_bytes=max_bytes,
+        exclude=config.exclude,
+        include=config.include,
+        extensions=config.extensions,
+    )
     summary_phases = {"discover": time.perf_counter() - started}
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
@@ -218,6 +224,8 @@ def _index_once(
         stale_cache = cache_version is None or cache_version[0] != cache.CACHE_VERSION
         cached = {} if full or stale_cache else writer.load_cache(conn)
         previous = writer.indexed_paths(conn)
+        # a file whose language changed (a codegraph.json ``extensions`` edit) is parsed again
+        indexed_language = writer.indexed_languages(conn)
         current = {f.path: f for f in found.files}
         to_parse: list[SourceFile] = []
         reuse: list[str] = []
@@ -229,7 +237,12 @@ def _index_once(
         for f in found.files:
             hit = cached.get(f.path)
             prev = prev_skips.get(f.path)
-            if hit is not None and hit[0] == f.size and hit[1] == f.mtime_ns and f.path in previous:
+            if (
+                hit is not None
+                and hit[0] == f.size
+                and hit[1] == f.mtime_ns
+                and indexed_language.get(f.path) == f.language
+            ):
                 if verify_hash and _hash_file(str(root / f.path)) != hit[2]:
                     to_parse.append(f)
                 else:

@@ -58,23 +58,26 @@ def read_bytes(root: Path, rel: str, *, max_bytes: int | None = None) -> tuple[b
     return data, target_rel
 
 
-def decode(data: bytes, rel: str) -> bytes:
-    """``data`` of file ``rel`` as UTF-8, decoded by the rule of the file's language."""
-    from codegraph.index.languages import language_for
+def decode(data: bytes, rel: str, language: str | None = None) -> bytes:
+    """``data`` of file ``rel`` as UTF-8, decoded by the rule of its language: ``language``, the label
+    it was indexed as (the project's codegraph.json ``extensions`` may map it), else its extension's."""
+    if language is None:
+        from codegraph.index.languages import language_for
 
-    language = language_for(rel)
-    return source_utf8(data, language[0] if language else None)
+        language = (language_for(rel) or (None,))[0]
+    return source_utf8(data, language)
 
 
-def read_text(root: Path, rel: str) -> str:
-    """The file's current text, decoded as the indexer decodes it (invalid sequences replaced).
+def read_text(root: Path, rel: str, language: str | None = None) -> str:
+    """The file's current text, decoded as the indexer decodes it (invalid sequences replaced);
+    ``language`` as :func:`decode`.
 
     Raises:
         PathOutsideRoot, FileNotIndexed: as :func:`read_bytes`.
         SourceUnavailable: as :func:`read_bytes`, or the bytes are not text (``not text on disk``).
     """
     data, target_rel = read_bytes(root, rel)
-    text = decode(data, target_rel)
+    text = decode(data, target_rel, language)
     if looks_binary(text):
         raise SourceUnavailable(rel, SourceUnavailable.NOT_TEXT)
     return text.decode("utf-8", "replace")

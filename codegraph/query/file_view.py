@@ -53,7 +53,8 @@ class FileViewReader(Protocol):
     """What the file view needs from the index. ``codegraph.store.reader.Reader`` implements it.
 
     Optional: ``skip_reason(path) -> str | None`` or ``skipped() -> dict[path, reason]`` (why discovery
-    skipped a file on disk) lets a "not indexed" answer say why.
+    skipped a file on disk) lets a "not indexed" answer say why; ``file_record(path)`` (a row with
+    ``language``) gives the language the file was indexed as, for decoding it the same way.
     """
 
     def indexed_paths(self) -> list[str]:
@@ -267,7 +268,7 @@ def read_lines(data: bytes) -> list[str]:
     return text.replace("\r\n", "\n").split("\n")
 
 
-def _load(root: Path, rel: str) -> tuple[list[str], str]:
+def _load(root: Path, rel: str, language: str | None = None) -> tuple[list[str], str]:
     """The decoded lines of an indexed file, read through the guard. Returns (lines, target rel path).
 
     Raises:
@@ -279,7 +280,7 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
     if not data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 BOM: read_lines drops exactly one, as Read does
         # Decoded as the indexer decodes it (UTF-16/32 with a BOM, a PEP 263 cookie), so the lines
         # shown are the lines the index numbered; plain UTF-8 comes back unchanged.
-        data = source.decode(data, target_rel)
+        data = source.decode(data, target_rel, language)
     return read_lines(data), target_rel
 
 
@@ -356,7 +357,10 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
             gone, or not a regular file.
     """
     rel = match_indexed(root, reader, request.file)
-    lines, target_rel = _load(root, rel)
+    # the language the file was indexed as (codegraph.json ``extensions`` may map it), when the
+    # reader can tell (``file_record``)
+    record = reader.file_record(rel) if hasattr(reader, "file_record") else None
+    lines, target_rel = _load(root, rel, record["language"] if record is not None else None)
     symbols = [n for n in reader.file_symbols(rel) if n.kind != "file"]
     symbols.sort(key=lambda n: (n.start_line, n.start_column, n.name))
     dependents = tuple(sorted({d for d in reader.dependents(rel) if d != rel}))

@@ -43,7 +43,7 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     d = defs[0]
     members = reader.children(d.id) if d.kind in CONTAINER_KINDS else []
     try:
-        text = source_file.read_text(reader.root, d.file_path)
+        text = source_file.read_text(reader.root, d.file_path, d.language)
     except SourceUnavailable as exc:  # answer from the index and say why the source is missing
         text, source = None, ""
         note = (

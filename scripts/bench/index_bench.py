@@ -57,7 +57,8 @@ def edit_one(root: Path) -> str:
     label, files = max(by_label.items(), key=lambda kv: len(kv[1]))
     target = files[len(files) // 2]
     with target.open("a", encoding="utf-8", errors="replace") as f:
-        f.write(f"\n{module_for(label).line_comment} edited by index_bench\n")
+        lang = module_for(label)
+        f.write(f"\n{lang.line_comment} edited by index_bench{lang.comment_end}\n")
     return target.relative_to(root).as_posix()
 
 

@@ -55,6 +55,7 @@ def test_labelled_call_sites_resolve_with_high_precision_and_recall(labels_name,
     labels = bench.load_labels(labels_name)
     root = tmp_path / "repo"
     shutil.copytree(_source(labels["corpus"]), root, symlinks=True)
+    bench.write_config(root, labels)
     index_project(ProjectPaths(root.resolve()), workers=1)
     result = bench.score(root / ".codegraph" / "codegraph.db", labels)["all"]
     wrong = [(s["file"], s["line"], s["callee"], found) for s, found in result.wrong]

@@ -85,6 +85,15 @@ def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
 # The reference parses every one of these languages itself except Zig (it has no Zig grammar); it must
 # still read our index of the Zig fixture.
 CALLED = {
+    "astro": (
+        "siteTitle",
+        {
+            ("Base", "src/layouts/Base.astro"),
+            ("Base.astro", "src/layouts/Base.astro"),
+            ("title", "src/pages/index.astro"),
+            ("index.astro", "src/pages/index.astro"),
+        },
+    ),
     "c": (
         "kv_get",
         {("main", "src/main.c"), ("mem_get", "src/main.c"), ("test_put_then_get", "tests/test_store.c")},
@@ -116,9 +125,25 @@ CALLED = {
     "ruby": ("distance_to", {("edge_distance", "lib/shapes/circle.rb")}),
     "rust": ("grow", {("build", "app/src/main.rs")}),
     "scala": ("validate", {("place", "src/main/scala/shop/service/OrderService.scala")}),
+    "svelte": (
+        "clamp",
+        {
+            ("increment", "src/lib/Counter.svelte"),
+            ("double", "src/lib/math.ts"),
+            ("math.ts", "src/lib/math.ts"),
+        },
+    ),
     "swift": ("shouted", {("title", "Sources/App/Report.swift")}),
     "tsx": ("useTitle", {("Panel", "src/Panel.tsx"), ("Panel.tsx", "src/Panel.tsx")}),
     "typescript": ("emit", {("next", "src/internal/Subscriber.ts")}),
+    "vue": (
+        "formatLabel",
+        {
+            ("onClick", "src/components/Button.vue"),
+            ("Button.vue", "src/components/Button.vue"),
+            ("shout", "src/utils/format.ts"),
+        },
+    ),
     "zig": ("translate", {("shifted", "src/geo/point.zig")}),
 }
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
