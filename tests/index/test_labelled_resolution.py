@@ -8,24 +8,18 @@ for a fixture repo names it as ``"corpus": "fixture:<name>"``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
+from tests.conftest import load_script
 
 REPO = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location(
-    "resolution_bench", REPO / "scripts" / "bench" / "resolution_bench.py"
-)
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["resolution_bench"] = bench  # dataclasses look their module up there
-_spec.loader.exec_module(bench)
+bench = load_script("bench/resolution_bench.py")
 
 # tier -> (least labelled sites, least recall). Mainstream languages (issues 10, 11) hold 30 sites at
 # recall 0.7; the long-tail languages (issue 13) 15 sites, judged on precision.

@@ -3,24 +3,18 @@ indexes and a tiny real one whose edges are known by construction."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
 
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
+from tests.conftest import load_script
 
 REPO = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location(
-    "resolution_bench", REPO / "scripts" / "bench" / "resolution_bench.py"
-)
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["resolution_bench"] = bench  # dataclasses look their module up there
-_spec.loader.exec_module(bench)
+bench = load_script("bench/resolution_bench.py")
 
 
 def test_scoring_counts_wrong_missing_and_forbidden_edges(tmp_path):
