@@ -14,8 +14,6 @@ NOT_YET = {
     ".pas": "Pascal",
     ".pp": "Pascal",
     ".dpr": "Delphi",
-    ".erl": "Erlang",
-    ".hrl": "Erlang",
     ".ex": "Elixir",
     ".exs": "Elixir",
     ".nix": "Nix",
