@@ -14,8 +14,6 @@ NOT_YET = {
     ".pas": "Pascal",
     ".pp": "Pascal",
     ".dpr": "Delphi",
-    ".ex": "Elixir",
-    ".exs": "Elixir",
     ".nix": "Nix",
     ".tf": "Terraform",
     ".hcl": "HCL",
