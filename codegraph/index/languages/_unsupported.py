@@ -25,7 +25,6 @@ NOT_YET = {
     ".jl": "Julia",
     ".pl": "Perl",
     ".pm": "Perl",
-    ".elm": "Elm",
     ".clj": "Clojure",
     ".cljs": "ClojureScript",
     ".fs": "F#",
