@@ -19,7 +19,6 @@ NOT_YET = {
     ".hcl": "HCL",
     ".sh": "Bash",
     ".bash": "Bash",
-    ".hs": "Haskell",
     ".ml": "OCaml",
     ".mli": "OCaml",
     ".jl": "Julia",
