@@ -19,8 +19,6 @@ NOT_YET = {
     ".hcl": "HCL",
     ".sh": "Bash",
     ".bash": "Bash",
-    ".ml": "OCaml",
-    ".mli": "OCaml",
     ".jl": "Julia",
     ".pl": "Perl",
     ".pm": "Perl",
