@@ -429,10 +429,10 @@ class Elixir(LanguageModule):
         binding = project.bindings[path].get(head)
         if binding is not None and binding.imported == "*":
             return state["modules"].get(binding.module + ("." + rest if rest else ""))
-        for m in enclosing:
+        for m in enclosing:  # a module nested in an enclosing one is aliased by its last name
             full = m.qualified_name.replace("::", ".")
             hit = state["modules"].get(f"{full}.{name}")
-            if hit is not None:
+            if hit is not None and project.parent.get(hit.id) == m.id:
                 return hit
         return state["modules"].get(name)
 

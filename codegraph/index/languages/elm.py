@@ -147,7 +147,7 @@ class Elm(LanguageModule):
     name = "Elm"
     extracts = (
         "modules (file headers), top-level functions and values with their type annotations, custom types"
-        " and constructors, type aliases, ports, {-| docs -}, imports (as / exposing)"
+        " and constructors, type aliases, ports, doc comments, imports (as / exposing)"
     )
     resolution = (
         "bare calls: local patterns shadow, then this module, then exposed imports; M.f through import"

@@ -44,6 +44,24 @@ def test_alias_import_and_nesting_resolve_remote_and_bare_calls(ex):
     assert ("Shop.CartTest", f"{CART}:Shop.Cart::add") in calls  # alias Shop.Cart in the test
 
 
+def test_only_a_nested_module_is_aliased_by_its_last_name(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "item.ex").write_text(
+        "defmodule Shop.Item do\n  def a, do: Foo.go()\n  defmodule Tag do\n    def go, do: 1\n  end\n"
+        "  def b, do: Tag.go()\nend\n"
+    )
+    (tmp_path / "item_foo.ex").write_text("defmodule Shop.Item.Foo do\n  def go, do: 2\nend\n")
+    (tmp_path / "foo.ex").write_text("defmodule Foo do\n  def go, do: 3\nend\n")
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        calls = edges(reader, "calls")
+    assert ("Shop.Item::a", "foo.ex:Foo::go") in calls  # Shop.Item.Foo is defined elsewhere: not an alias
+    assert ("Shop.Item::b", "item.ex:Shop.Item::Tag::go") in calls
+
+
 def test_a_pipe_passes_one_more_argument(ex):
     assert ("Shop.Cart::sample", f"{CART}:Shop.Cart::describe") in edges(ex, "calls")  # items |> describe()
 
