@@ -101,7 +101,22 @@ CALLED = {
     "cpp": ("Write", {("Add", "src/canvas.cc"), ("Draw", "src/canvas.cc")}),
     "csharp": ("Transfer", {("Main", "src/Ledger.App/Program.cs")}),
     "dart": ("bump", {("add", "lib/src/registry.dart")}),
+    "elixir": ("clamp", {("add", "lib/shop/cart.ex")}),
+    "elm": (
+        "mul",
+        {("square", "src/Shape/Util.elm"), ("area", "src/Shape/Area.elm"), ("main", "src/Main.elm")},
+    ),
+    "erlang": ("clamp", {("add", "src/shop_cart.erl")}),
     "go": ("report", {("main", "main.go")}),
+    "haskell": (
+        "mul",
+        {
+            ("Shape.hs", "src/Geo/Shape.hs"),
+            ("area", "src/Geo/Shape.hs"),
+            ("main", "app/Main.hs"),
+            ("square", "src/Geo/Util.hs"),
+        },
+    ),
     "java": ("hex", {("main", "src/main/java/com/acme/shop/Main.java")}),
     "javascript": ("area", {("main", "lib/app.mjs")}),
     "jsx": (
@@ -120,6 +135,8 @@ CALLED = {
             ("ShapeService.kt", "src/main/kotlin/com/acme/app/service/ShapeService.kt"),
         },
     ),
+    "ocaml": ("mul", {("area", "lib/shape.ml"), ("square", "lib/util.ml")}),
+    "ocaml_interface": ("push", {("push_all", "src/stack.ml")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),
     "python": ("add_q", {("filter", "shop/db/query.py")}),
     "ruby": ("distance_to", {("edge_distance", "lib/shapes/circle.rb")}),
