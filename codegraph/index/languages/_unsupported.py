@@ -7,8 +7,6 @@ from __future__ import annotations
 NOT_YET = {
     ".lua": "Lua",
     ".luau": "Luau",
-    ".m": "Objective-C",
-    ".mm": "Objective-C++",
     ".r": "R",
     ".sol": "Solidity",
     ".pas": "Pascal",
