@@ -33,8 +33,6 @@ NOT_YET = {
     ".fs": "F#",
     ".fsx": "F#",
     ".groovy": "Groovy",
-    ".cu": "CUDA",
-    ".cuh": "CUDA",
     ".vue": "Vue",
     ".svelte": "Svelte",
     ".astro": "Astro",

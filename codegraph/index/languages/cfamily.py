@@ -1,7 +1,7 @@
 """C and C++: one family, two labels (``c``, ``cpp``).
 
-Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h`` is C
-unless its text looks like C++ (a namespace, a template, a class with a body or access labels, ``::``
+Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h`` that declares
+Objective-C goes to ``objc.py``; any other ``.h`` is C unless its text looks like C++ (a namespace, a template, a class with a body or access labels, ``::``
 between names, ``virtual``; comments and strings ignored), as the reference CLI decides too.
 
 Before parsing, macros that tree-sitter cannot know are blanked (same length, newlines kept, so
