@@ -7,7 +7,6 @@ from __future__ import annotations
 NOT_YET = {
     ".lua": "Lua",
     ".luau": "Luau",
-    ".r": "R",
     ".sol": "Solidity",
     ".pas": "Pascal",
     ".pp": "Pascal",
