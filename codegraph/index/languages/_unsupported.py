@@ -23,7 +23,6 @@ NOT_YET = {
     ".hs": "Haskell",
     ".ml": "OCaml",
     ".mli": "OCaml",
-    ".jl": "Julia",
     ".pl": "Perl",
     ".pm": "Perl",
     ".elm": "Elm",
