@@ -119,7 +119,11 @@ CALLED = {
     ),
     "objc": (
         "reload",
-        {("initWithFrame:bridge:", "Views/RCTView.m"), ("setBorderWidth:", "Views/RCTView.m")},
+        {
+            ("initWithFrame:bridge:", "Views/RCTView.m"),
+            ("setBorderWidth:", "Views/RCTView.m"),
+            ("reloadAll", "Views/RCTViewRegistry.m"),
+        },
     ),
     "objcpp": ("start", {("stopWithReason:", "RCTSurface.mm")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),

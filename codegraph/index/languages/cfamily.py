@@ -1,8 +1,9 @@
 """C and C++: one family, two labels (``c``, ``cpp``).
 
-Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h`` that declares
-Objective-C goes to ``objc.py``; any other ``.h`` is C unless its text looks like C++ (a namespace, a template, a class with a body or access labels, ``::``
-between names, ``virtual``; comments and strings ignored), as the reference CLI decides too.
+Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h``
+that declares Objective-C goes to ``objc.py``; any other ``.h`` is C unless its text looks like
+C++ (a namespace, a template, a class with a body or access labels, ``::`` between names,
+``virtual``; comments and strings ignored), as the reference CLI decides too.
 
 Before parsing, macros that tree-sitter cannot know are blanked (same length, newlines kept, so
 lines and columns stay those of the file): export/annotation macros (``LUA_API int f(``,

@@ -24,13 +24,14 @@ with ``;``.
 Resolution of a message ``[recv sel:…]`` (everything else is C's): the receiver gives the class
 and whether an instance or a class method is meant — ``self`` (the enclosing class; the class
 itself in a ``+`` method), ``super`` (its superclass), a class name (class methods), a local,
-parameter or property typed ``Foo *`` (instance methods), ``[Foo alloc]``/``[Foo new]`` (an
-instance). The selector is looked up in that class's ``@implementation``s and categories, then
-its ``@interface``s, then up the superclass chain; a definition wins over a declaration, and
-two different definitions leave the call unresolved. A class outside the project (``UIView``,
-``NSObject``) ends the lookup: unresolved. Class names are global in Objective-C (the runtime
-needs them unique), so a class name means the project's class of that name when there is one,
-imported or not. ``[Foo alloc]`` and ``[Foo new]`` instantiate ``Foo``.
+``for … in`` variable, parameter, instance variable or property typed ``Foo *`` (instance
+methods), ``[Foo alloc]``/``[Foo new]`` (an instance). The selector is looked up in that class's
+``@implementation``s and categories, then its ``@interface``s, then up the superclass chain; a
+definition wins over a declaration, and two different definitions leave the call unresolved. A
+class outside the project (``UIView``, ``NSObject``) ends the lookup: unresolved, unless the
+project adds a category to it (``UIView (React)``), whose methods are then found. Class names are
+global in Objective-C (the runtime needs them unique), so a class name means the project's class
+of that name when there is one, imported or not. ``[Foo alloc]`` and ``[Foo new]`` instantiate ``Foo``.
 """
 
 from __future__ import annotations
@@ -136,6 +137,10 @@ class ObjcExtractor(CFamilyExtractor):
             self._property(ts)
         elif capture == "reference.message":
             self._message(ts)
+        elif capture == "local.ivar":
+            self._ivar(ts)
+        elif capture == "local.for_in":
+            self._for_in(ts)
         else:
             if capture == "declaration":
                 self._local_types(ts)
@@ -212,6 +217,34 @@ class ObjcExtractor(CFamilyExtractor):
                 anchor = ts.parent if ts.parent is not None else ts
                 self.type_fact(anchor, f"self.{text(ident)}", tname)
                 self.type_fact(anchor, f"_{text(ident)}", tname)
+
+    def _ivar(self, ts) -> None:
+        """``{ Foo *_foo; }`` after ``@interface``/``@implementation``: ``_foo`` holds a ``Foo``
+        in the class's methods."""
+        decl = next((c for c in ts.named_children if c.type == "struct_declaration"), None)
+        typ = next((c for c in decl.named_children if c.type == "type_identifier"), None) if decl else None
+        if typ is None or text(typ) in NOT_A_CLASS:
+            return
+        for sd in decl.named_children:
+            if (
+                sd.type == "struct_declarator"
+                and sd.named_child_count
+                and sd.named_children[0].type == ("pointer_declarator")
+            ):
+                ident = sd.named_children[0].child_by_field_name("declarator")
+                if ident is not None and ident.type == "identifier":
+                    self.type_fact(ts, text(ident), text(typ))
+
+    def _for_in(self, ts) -> None:
+        """``for (Foo *x in items)``: ``x`` holds a ``Foo``."""
+        typ = ts.child_by_field_name("type")
+        ptr = next((c for c in ts.named_children if c.type == "pointer_declarator"), None)
+        if typ is None or ptr is None or typ.type != "type_identifier" or text(typ) in NOT_A_CLASS:
+            return
+        ident = ptr.child_by_field_name("declarator")
+        if ident is not None and ident.type == "identifier":
+            self.type_fact(ts, text(ident), text(typ))
+            self.local_name(ts, text(ident))
 
     def _local_types(self, ts) -> None:
         """``Foo *x = …;`` in a function or method body: ``x`` holds a ``Foo``."""

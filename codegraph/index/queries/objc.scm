@@ -20,3 +20,5 @@
 (method_definition) @definition.method
 (property_declaration) @definition.property
 (message_expression) @reference.message
+(instance_variable) @local.ivar
+(for_statement) @local.for_in

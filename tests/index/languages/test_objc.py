@@ -77,6 +77,13 @@ def test_typed_locals_parameters_and_properties_give_the_receiver_class(g):
     }
 
 
+def test_instance_variables_and_for_in_variables_are_typed_receivers(g):
+    # RCTViewRegistry.m: { RCTBridge *_bridge; }, for (RCTView *view in _views)
+    assert targets(g, "Views/RCTViewRegistry.m", 14) == {("RCTBridge::reload", "Base/RCTBridge.m")}
+    assert targets(g, "Views/RCTViewRegistry.m", 16) == {("RCTView::updateOpacity:", "Views/RCTView.m")}
+    assert targets(g, "Views/RCTViewRegistry.m", 18) == set()  # NSArray's count
+
+
 def test_alloc_instantiates_the_class_and_the_init_binds_to_its_initialiser(g):
     hits = {(h.kind, h.target, h.target_file) for h in g.calls_at("Views/RCTViewManager.m", 26)}
     assert hits == {
