@@ -41,7 +41,7 @@ from collections import defaultdict
 from codegraph.index.extract import squash, text
 from codegraph.index.languages._objc_source import objc_source
 from codegraph.index.languages.cfamily import C_BUILTINS, CFamily, CFamilyExtractor, _prev_comments
-from codegraph.model import Node
+from codegraph.model import Node, node_id
 
 # Foundation / UIKit / libdispatch functions: never project definitions unless the project
 # declares them.
@@ -122,7 +122,7 @@ class ObjcExtractor(CFamilyExtractor):
 
     def run(self):
         self.source = objc_source(self.source)
-        return super().run()
+        return _c_functions_to_file_scope(super().run(), self.defs)
 
     def handle(self, capture: str, ts) -> None:
         if capture == "definition.interface":
@@ -324,6 +324,36 @@ class ObjcExtractor(CFamilyExtractor):
             node.docstring = _prev_comments(ts)
             return
         super().node_details(node, d)
+
+
+def _c_functions_to_file_scope(out, defs):
+    """A C function written between the methods of an ``@implementation`` (a ``static`` helper)
+    is still a file-level C function, not a method: move it (and its id, which names its kind)
+    out of the class."""
+    file_id = f"file:{out.path}"
+    moved: dict[str, str] = {}
+    for d in defs:
+        n = d.node
+        if n is None or d.ts.type != "function_definition" or n.kind != "method":
+            continue
+        new = node_id(out.path, "function", n.name, n.start_line)
+        moved[n.id] = new
+        n.id, n.kind, n.qualified_name = new, "function", n.name
+    if not moved:
+        return out
+
+    def m(nid: str) -> str:
+        return moved.get(nid, nid)
+
+    out.contains = [(file_id if c in moved else m(p), m(c)) for p, c in out.contains]
+    for r in out.refs:
+        r.source = m(r.source)
+    out.assigned_types = [(m(a), b, c) for a, b, c in out.assigned_types]
+    out.returns = [(m(a), b) for a, b in out.returns]
+    out.locals = [(m(a), b) for a, b in out.locals]
+    out.closures = [(m(a), m(b)) for a, b in out.closures]
+    out.owners = [(m(a), b) for a, b in out.owners]
+    return out
 
 
 def _walk_named(node):

@@ -137,3 +137,9 @@ def test_macro_rewrites_keep_length_and_lines():
     out = objc_source(src)
     assert len(out) == len(src) and out.count(b"\n") == src.count(b"\n")
     assert b"- (void)go:(int)x" in out and b"RCT_EXPORT_MODULE" not in out
+
+
+def test_a_static_c_function_inside_an_implementation_is_a_file_level_function(g):
+    (fn,) = g.nodes("RCTCountViews")
+    assert fn["kind"] == "function"  # written between the methods of RCTViewRegistry (Counting)
+    assert targets(g, "Views/RCTViewRegistry.m", 32) == {("RCTCountViews", "Views/RCTViewRegistry.m")}
