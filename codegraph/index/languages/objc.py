@@ -68,6 +68,14 @@ class_getSuperclass class_copyMethodList objc_getClass objc_getProtocol __weak _
 @selector @encode @protocol MIN MAX ABS CLAMP
 """.split()
 )
+APPLE_FRAMEWORKS = frozenset(
+    """
+Foundation UIKit AppKit Cocoa CoreFoundation CoreGraphics QuartzCore CoreText CoreImage CoreVideo
+CoreMedia AVFoundation AVKit Metal MetalKit WebKit SafariServices Security SystemConfiguration
+MobileCoreServices UniformTypeIdentifiers CoreLocation MapKit Photos PhotosUI UserNotifications
+ImageIO Accelerate GLKit OpenGLES SpriteKit SceneKit ARKit CoreML Vision objc os dispatch XCTest
+""".split()
+)
 SELF_NAMES = frozenset({"self"})
 SUPER_NAMES = frozenset({"super"})
 MESSAGE = "objc-message"  # Ref.args of a message send (the resolver tells it from a C call by this)
@@ -75,6 +83,7 @@ MESSAGE = "objc-message"  # Ref.args of a message send (the resolver tells it fr
 MAKERS = ("alloc", "new")
 NOT_A_CLASS = frozenset({"id", "instancetype", "Class", "SEL", "IMP", "BOOL", "void"})
 MAX_SUPERS = 32
+MAX_CHAIN = 4  # nested unary messages kept in a receiver's text: [[[self class] shared] x]
 
 
 def _name(ts):
@@ -364,9 +373,10 @@ def _walk_named(node):
         stack.extend(reversed(n.named_children))
 
 
-def _receiver_text(recv) -> str:
+def _receiver_text(recv, depth: int = 0) -> str:
     """How a receiver is written in a reference: ``self``, ``Foo``, ``self.bridge``, ``_bridge``,
-    ``[Foo alloc]``; ``<expr>`` for anything else."""
+    a unary message to one of those (``[Foo alloc]``, ``[[self class] sharedInstance]``);
+    ``<expr>`` for anything else."""
     t = recv.type
     if t == "identifier":
         return text(recv)
@@ -374,11 +384,13 @@ def _receiver_text(recv) -> str:
         arg, field = recv.child_by_field_name("argument"), recv.child_by_field_name("field")
         if arg is not None and field is not None and arg.type == "identifier" and text(arg) in SELF_NAMES:
             return f"self.{text(field)}"
-    if t == "message_expression":
+    if t == "message_expression" and depth < MAX_CHAIN:
         inner = recv.child_by_field_name("receiver")
         sel = selector(recv)
-        if inner is not None and inner.type == "identifier" and sel in (*MAKERS, "class"):
-            return f"[{text(inner)} {sel}]"
+        if inner is not None and sel is not None and ":" not in sel:
+            shown = _receiver_text(inner, depth + 1)
+            if shown != "<expr>":
+                return f"[{shown} {sel}]"
     return "<expr>"
 
 
@@ -389,6 +401,10 @@ class _Classes:
 
     def __init__(self, project):
         self.parts: dict[str, list[Node]] = defaultdict(list)
+        self.headers: dict[str, list[str]] = defaultdict(list)  # file name → C-family headers
+        for path, lang in project.lang.items():
+            if lang.family == "c" and path.endswith(".h"):
+                self.headers[path.rsplit("/", 1)[-1]].append(path)
         self.protocols: dict[str, list[Node]] = defaultdict(list)
         self.superclass: dict[str, str] = {}
         self.adopts: dict[str, list[str]] = defaultdict(list)
@@ -443,7 +459,7 @@ class _Classes:
                     if m.kind != "method" or bool(m.is_static) != static:
                         continue
                     (decls if (m.signature or "").endswith(";") else defs).append(m)
-            if len({m.id for m in defs}) > 1:
+            if len({m.id for m in defs}) > 1 and not _alternatives(project, defs):
                 return None, False
             if defs:
                 return defs[0], True
@@ -451,6 +467,21 @@ class _Classes:
                 return sorted(decls, key=lambda m: (not m.file_path.endswith(".h"), m.file_path))[0], True
             name = self.superclass.get(name)
         return None, False
+
+
+def _alternatives(project, defs: list[Node]) -> bool:
+    """Are competing definitions of one selector the branches of an ``#if``: one file, each in its
+    own main ``@implementation`` of the class (two of those cannot both be compiled)? Then the
+    first in the file stands for them (the branch a build without flags keeps)."""
+    if len({m.file_path for m in defs}) != 1:
+        return False
+    blocks = [project.nodes.get(project.parent.get(m.id, "")) for m in defs]
+    if any(b is None or b.signature is None or "(" in b.signature for b in blocks):
+        return False
+    if not all(b.signature.startswith("@implementation") for b in blocks):
+        return False
+    defs.sort(key=lambda m: m.start_line)
+    return len({b.id for b in blocks}) == len(blocks)
 
 
 class Objc(CFamily):
@@ -477,6 +508,19 @@ class Objc(CFamily):
         super().prepare(project, files)
         if "objc" not in project.lang_state:
             project.lang_state["objc"] = _Classes(project)
+
+    def resolve_module(self, project, from_path: str, spec: str) -> str | None:
+        """C's include rules, then a framework-style ``<React/RCTBridge.h>`` (a framework's
+        headers are flat: ``Framework.framework/Headers/RCTBridge.h``) as the one project header
+        of that file name; Apple's frameworks (``<UIKit/UIKit.h>``) are no project file."""
+        hit = super().resolve_module(project, from_path, spec)
+        if hit is not None or not spec.startswith("<") or spec.count("/") != 1:
+            return hit
+        framework, _, header = spec.strip("<>").partition("/")
+        if framework in APPLE_FRAMEWORKS or not header.endswith(".h"):
+            return None
+        headers = project.lang_state["objc"].headers.get(header, ())
+        return headers[0] if len(headers) == 1 else None
 
     def resolve_ref(self, project, path: str, ref):
         if ref.args != MESSAGE and ref.kind not in ("extends", "implements"):
@@ -509,13 +553,30 @@ class Objc(CFamily):
                 return classes.superclass.get(cls.name), in_class_method
             return cls.name, in_class_method
         if recv.startswith("[") and recv.endswith("]"):
-            inner, _, sel = recv[1:-1].partition(" ")
-            if inner in SELF_NAMES:
-                cls = project.enclosing_class(ref.source)
-                inner = cls.name if cls is not None else ""
+            inner, _, sel = recv[1:-1].rpartition(" ")
+            cls, static = self._receiver_class(project, classes, ref, inner)
+            if cls is None:
+                return None, False
             if sel == "class":
-                return inner or None, True
-            return inner or None, False
+                return cls, True
+            if sel in MAKERS:
+                return cls, False
+            # a method that returns an instance: ``instancetype`` (of the receiver's class) or ``Foo *``
+            made, decided = classes.method(project, cls, sel, static)
+            if not decided or made is None:
+                return None, False
+            ret = (
+                (made.return_type or "")
+                .replace("*", "")
+                .replace("nullable", "")
+                .replace("nonnull", "")
+                .strip()
+            )
+            if ret == "instancetype":
+                return cls, False
+            if ret in classes.parts:
+                return ret, False
+            return None, False
         typed = self._declared_type(project, ref, recv)
         if typed is not None:
             return typed, False

@@ -143,3 +143,22 @@ def test_a_static_c_function_inside_an_implementation_is_a_file_level_function(g
     (fn,) = g.nodes("RCTCountViews")
     assert fn["kind"] == "function"  # written between the methods of RCTViewRegistry (Counting)
     assert targets(g, "Views/RCTViewRegistry.m", 32) == {("RCTCountViews", "Views/RCTViewRegistry.m")}
+
+
+def test_framework_style_imports_find_the_projects_header_and_apple_frameworks_stay_outside(g):
+    imports = {h.target_file for h in g.edges("imports") if h.source_file == "Views/RCTViewCounter.m"}
+    assert imports == {"Base/RCTBridge.h"}  # <React/RCTBridge.h>; <UIKit/UIKit.h> is Apple's
+
+
+def test_a_message_returning_instancetype_types_the_outer_message(g):
+    # RCTViewCounter.m:12 [[RCTBridge currentBridge] reload]: currentBridge returns instancetype
+    assert targets(g, "Views/RCTViewCounter.m", 12) == {
+        ("RCTBridge::currentBridge", "Base/RCTBridge.m"),
+        ("RCTBridge::reload", "Base/RCTBridge.m"),
+    }
+
+
+def test_implementations_in_if_branches_of_one_file_resolve_to_the_first(g):
+    # RCTViewCounter.m:23 [[RCTViewCounter sharedCounter] bump]: #if RCT_DEV … #else … #endif
+    hits = {(h.target, h.target_line) for h in g.calls_at("Views/RCTViewCounter.m", 23)}
+    assert hits == {("RCTViewCounter::sharedCounter", 11), ("RCTViewCounter::bump", 12)}
