@@ -118,12 +118,8 @@ CALLED = {
         },
     ),
     "objc": (
-        "reload",
-        {
-            ("initWithFrame:bridge:", "Views/RCTView.m"),
-            ("setBorderWidth:", "Views/RCTView.m"),
-            ("reloadAll", "Views/RCTViewRegistry.m"),
-        },
+        "setUp",
+        {("initWithBundleName:launchOptions:", "Base/RCTBridge.m"), ("reload", "Base/RCTBridge.m")},
     ),
     "objcpp": ("start", {("stopWithReason:", "RCTSurface.mm")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),
