@@ -131,6 +131,7 @@ class ObjcExtractor(CFamilyExtractor):
 
     def run(self):
         self.source = objc_source(self.source)
+        self._heads: dict[tuple[int, str], str] = {}  # (start byte, name) of a class → its header line
         return _c_functions_to_file_scope(super().run(), self.defs)
 
     def handle(self, capture: str, ts) -> None:
@@ -186,7 +187,6 @@ class ObjcExtractor(CFamilyExtractor):
                     if ident is not None:
                         self.base_ref(d, "implements", text(ident), ident)
                 head += " " + squash(text(c), 80)
-        self._heads = getattr(self, "_heads", {})
         self._heads[(d.start, d.name)] = head
 
     def _method(self, ts) -> None:
@@ -325,7 +325,7 @@ class ObjcExtractor(CFamilyExtractor):
             node.docstring = _prev_comments(ts)
             return
         if ts.type in ("class_interface", "class_implementation", "protocol_declaration"):
-            node.signature = getattr(self, "_heads", {}).get((d.start, d.name))
+            node.signature = self._heads.get((d.start, d.name))
             node.docstring = _prev_comments(ts)
             return
         if ts.type == "property_declaration":
