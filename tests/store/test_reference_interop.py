@@ -82,8 +82,8 @@ def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
 
 # Per language: a function or method of the fixture repo and its callers (name, file), read off the
 # golden dump's edges (fixtures/golden/<label>.json); the test checks the golden still says so.
-# The reference parses every one of these languages itself except Zig (it has no Zig grammar); it must
-# still read our index of the Zig fixture.
+# The reference parses most of these languages itself, but not Zig, CUDA, Julia or Objective-C++
+# (no such labels there); it must still read our index of those fixtures.
 CALLED = {
     "astro": (
         "siteTitle",
@@ -99,6 +99,7 @@ CALLED = {
         {("main", "src/main.c"), ("mem_get", "src/main.c"), ("test_put_then_get", "tests/test_store.c")},
     ),
     "cpp": ("Write", {("Add", "src/canvas.cc"), ("Draw", "src/canvas.cc")}),
+    "cuda": ("square", {("add", "src/vec.cu")}),
     "csharp": ("Transfer", {("Main", "src/Ledger.App/Program.cs")}),
     "dart": ("bump", {("add", "lib/src/registry.dart")}),
     "elixir": ("clamp", {("add", "lib/shop/cart.ex")}),
@@ -119,6 +120,10 @@ CALLED = {
     ),
     "java": ("hex", {("main", "src/main/java/com/acme/shop/Main.java")}),
     "javascript": ("area", {("main", "lib/app.mjs")}),
+    "julia": (
+        "banner",
+        {("describe", "src/Shapes.jl"), ("@loud", "src/Report.jl"), ("Shapes.jl", "src/Shapes.jl")},
+    ),
     "jsx": (
         "formatLabel",
         {
@@ -137,8 +142,14 @@ CALLED = {
     ),
     "ocaml": ("mul", {("area", "lib/shape.ml"), ("square", "lib/util.ml")}),
     "ocaml_interface": ("push", {("push_all", "src/stack.ml")}),
+    "objc": (
+        "setUp",
+        {("initWithBundleName:launchOptions:", "Base/RCTBridge.m"), ("reload", "Base/RCTBridge.m")},
+    ),
+    "objcpp": ("start", {("stopWithReason:", "RCTSurface.mm")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),
     "python": ("add_q", {("filter", "shop/db/query.py")}),
+    "r": ("check_positive", {("rect_area", "R/geometry.R")}),
     "ruby": ("distance_to", {("edge_distance", "lib/shapes/circle.rb")}),
     "rust": ("grow", {("build", "app/src/main.rs")}),
     "scala": ("validate", {("place", "src/main/scala/shop/service/OrderService.scala")}),

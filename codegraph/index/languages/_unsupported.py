@@ -7,9 +7,6 @@ from __future__ import annotations
 NOT_YET = {
     ".lua": "Lua",
     ".luau": "Luau",
-    ".m": "Objective-C",
-    ".mm": "Objective-C++",
-    ".r": "R",
     ".sol": "Solidity",
     ".pas": "Pascal",
     ".pp": "Pascal",
@@ -19,7 +16,6 @@ NOT_YET = {
     ".hcl": "HCL",
     ".sh": "Bash",
     ".bash": "Bash",
-    ".jl": "Julia",
     ".pl": "Perl",
     ".pm": "Perl",
     ".clj": "Clojure",
@@ -28,8 +24,6 @@ NOT_YET = {
     ".fsx": "F#",
     # no module on purpose: the bundled grammar parses neither ``*`` nor classes (README, LANGUAGES.md)
     ".groovy": "Groovy",
-    ".cu": "CUDA",
-    ".cuh": "CUDA",
     ".vb": "Visual Basic",
     ".f90": "Fortran",
     ".nim": "Nim",

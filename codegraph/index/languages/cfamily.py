@@ -1,8 +1,9 @@
 """C and C++: one family, two labels (``c``, ``cpp``).
 
-Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h`` is C
-unless its text looks like C++ (a namespace, a template, a class with a body or access labels, ``::``
-between names, ``virtual``; comments and strings ignored), as the reference CLI decides too.
+Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h``
+that declares Objective-C goes to ``objc.py``; any other ``.h`` is C unless its text looks like
+C++ (a namespace, a template, a class with a body or access labels, ``::`` between names,
+``virtual``; comments and strings ignored), as the reference CLI decides too.
 
 Before parsing, macros that tree-sitter cannot know are blanked (same length, newlines kept, so
 lines and columns stay those of the file): export/annotation macros (``LUA_API int f(``,
@@ -41,6 +42,7 @@ from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages._cfamily_source import looks_like_cpp, prepared_source
+from codegraph.index.languages._objc_source import looks_like_objc
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
@@ -363,13 +365,19 @@ class CFamilyExtractor(Extractor):
 
     def run(self):
         path = self.path.lower()
-        if self.lang.label == "c" and path.endswith(".h") and looks_like_cpp(self.source):
+        if self.lang.label == "c" and path.endswith(".h"):
             from codegraph.index.languages import module_for
 
-            self.lang = module_for("cpp")
-            self.language = self.lang.label
-            self.out.language = self.lang.label
-        self.cpp = self.lang.label == "cpp"
+            if looks_like_objc(self.source):
+                # an Objective-C header (@interface, @protocol, #import <Foundation/…>): its
+                # module's extractor reads it, as Objective-C++ when C++ shows too
+                objc = module_for("objcpp" if looks_like_cpp(self.source) else "objc")
+                return objc.extractor(self.path, self.source, objc).run()
+            if looks_like_cpp(self.source):
+                self.lang = module_for("cpp")
+                self.language = self.lang.label
+                self.out.language = self.lang.label
+        self.cpp = self.lang.cpp_rules
         self.source = prepared_source(self.source, self.cpp, self.lang.grammar)
         self._arities: dict[tuple[int, int], int] = {}  # (line, col) of a call → its argument count
         self._anon: list[tuple[int, int]] = []  # byte ranges of anonymous namespaces
@@ -987,6 +995,7 @@ class _Includes:
 
 class CFamily(LanguageModule):
     family = "c"
+    cpp_rules = False  # C++ syntax and rules (namespaces, classes, overloads): C++ and CUDA
     self_names = SELF_NAMES
     unique_fallback = False
     implicit_members = True
@@ -1017,7 +1026,7 @@ class CFamily(LanguageModule):
     def choose_overload(self, project, ref, node: Node) -> Node | None:
         """C++ overloads: the one whose parameter count fits the call's argument count; None when
         several fit (or the count is unknown). C has no overloads."""
-        if self.label != "cpp" or node.kind not in ("function", "method"):
+        if not self.cpp_rules or node.kind not in ("function", "method"):
             return node
         family = _overloads(project, self, node)
         if len(family) == 1:
@@ -1163,6 +1172,7 @@ class C(CFamily):
 
 class Cpp(CFamily):
     label = "cpp"
+    cpp_rules = True
     grammar = "cpp"
     name = "C++"
     extensions = (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl")
