@@ -5,8 +5,6 @@ from __future__ import annotations
 
 # extension -> language name (as a user would say it)
 NOT_YET = {
-    ".lua": "Lua",
-    ".luau": "Luau",
     ".m": "Objective-C",
     ".mm": "Objective-C++",
     ".r": "R",
