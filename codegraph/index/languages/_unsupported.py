@@ -25,8 +25,6 @@ NOT_YET = {
     ".ml": "OCaml",
     ".mli": "OCaml",
     ".jl": "Julia",
-    ".pl": "Perl",
-    ".pm": "Perl",
     ".elm": "Elm",
     ".clj": "Clojure",
     ".cljs": "ClojureScript",
