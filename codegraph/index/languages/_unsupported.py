@@ -19,8 +19,6 @@ NOT_YET = {
     ".nix": "Nix",
     ".tf": "Terraform",
     ".hcl": "HCL",
-    ".sh": "Bash",
-    ".bash": "Bash",
     ".hs": "Haskell",
     ".ml": "OCaml",
     ".mli": "OCaml",
