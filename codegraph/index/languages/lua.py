@@ -31,7 +31,10 @@ from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule, relative_file
 from codegraph.model import Node
 
-RETURNED = "<return>"  # exports key: the name of the table a file gives back
+RETURNED = "<return>"  # exports key: the name (or dotted path) of the table a file gives back
+# exports key prefix: a table field holding a module (``wibox.widget = require("wibox.widget")``,
+# ``local widget = { base = require("wibox.widget.base") }``): FIELD + "wibox.widget" → the spec
+FIELD = "<field>"
 TABLE_KINDS = frozenset({"class", "module"})
 FUNCTION_KINDS = frozenset({"function", "method"})
 BUILTINS = frozenset(
@@ -198,10 +201,10 @@ class LuaExtractor(Extractor):
         if d is None:
             return
         d.owner = owner
-        self._fields(value)
+        self._fields(value, f"{owner}.{name}" if owner else name)
 
-    def _fields(self, table) -> None:
-        """``{ f = function() end, sub = { … } }``: members of the table being defined."""
+    def _fields(self, table, path: str) -> None:
+        """``{ f = function() end, sub = { … }, m = require("m") }``: members of the table ``path``."""
         for field in table.named_children:
             if field.type != "field":
                 continue
@@ -213,7 +216,9 @@ class LuaExtractor(Extractor):
                     self._params(value)
             elif value.type == "table_constructor":
                 self.add_def(field, "module", key)
-                self._fields(value)
+                self._fields(value, f"{path}.{text(key)}")
+            elif value.type == "function_call" and require_spec(value) is not None:
+                self.out.exports.append((f"{FIELD}{path}.{text(key)}", require_spec(value)))
 
     def _assignment(self, ts) -> None:
         stmt = _statement(ts)
@@ -232,15 +237,15 @@ class LuaExtractor(Extractor):
                         self.local_name(ts, name)
                     self.bind(stmt, name, spec, "*")
                     continue
-                callee = value.child_by_field_name("name")
-                inner = (
-                    next((c for c in callee.named_children if c.type == "function_call"), None)
-                    if callee is not None and callee.type == "dot_index_expression"
-                    else None
-                )
-                spec = require_spec(inner) if inner is not None else None
-                field = callee.child_by_field_name("field") if inner is not None else None
-                if spec is not None and field is not None and len(parts) == 1:
+                if spec is not None and top and parts[0] != "self":
+                    self.out.exports.append((FIELD + ".".join(parts), spec))  # _call binds it
+                    continue
+            if vtype == "dot_index_expression" and len(parts) == 1:
+                inner, field = value.child_by_field_name("table"), value.child_by_field_name("field")
+                spec = require_spec(inner) if inner is not None and inner.type == "function_call" else None
+                if spec is not None and field is not None:
+                    if is_local and not top:
+                        self.local_name(ts, name)
                     self.bind(stmt, name, spec, text(field))  # local x = require("a").b
                     continue
             if vtype == "function_definition":
@@ -299,8 +304,8 @@ class LuaExtractor(Extractor):
             args = value.child_by_field_name("arguments")
             if name is not None and text(name) == "setmetatable" and args is not None and args.named_children:
                 value = args.named_children[0]
-        if value.type == "identifier":
-            self.out.exports.append((RETURNED, text(value)))
+        if value.type in ("identifier", "dot_index_expression") and chain(value):
+            self.out.exports.append((RETURNED, ".".join(chain(value))))
         elif value.type == "table_constructor":  # return { f = f, sub = require("x.sub") }
             for field in value.named_children:
                 key, val = field.child_by_field_name("name"), field.child_by_field_name("value")
@@ -546,14 +551,26 @@ class Lua(LanguageModule):
                 return project.export_of(cur, name)
             cur = table
         if isinstance(cur, Node) and cur.kind in TABLE_KINDS:
-            return project.member(cur.id, name)
+            hit = project.member(cur.id, name)
+            if hit is None:  # a field holding a module: `wibox.widget = require("wibox.widget")`
+                dotted = cur.qualified_name.replace("::", ".")
+                spec = project.exports.get(cur.file_path, {}).get(f"{FIELD}{dotted}.{name}")
+                return project.module_file(cur.file_path, spec) if spec else None
+            return hit
         return None
 
     @staticmethod
     def _returned(project, path: str) -> Node | None:
+        """The table a module file gives back (``return M``, ``return M.sub``)."""
         name = project.exports.get(path, {}).get(RETURNED)
-        hits = [n for n in project.top.get(path, {}).get(name, ()) if n.kind in TABLE_KINDS] if name else ()
-        return hits[-1] if hits else None
+        parts = name.split(".") if name else []
+        hits = (
+            [n for n in project.top.get(path, {}).get(parts[0], ()) if n.kind in TABLE_KINDS] if parts else ()
+        )
+        cur = hits[-1] if hits else None
+        for part in parts[1:]:
+            cur = project.member(cur.id, part) if cur is not None else None
+        return cur if cur is not None and cur.kind in TABLE_KINDS else None
 
     def _type(self, project, path: str, scope: str, expr: str) -> Node | None:
         """The table a typed local holds: ``T`` itself, or the owner of the ``T.new`` it came from."""

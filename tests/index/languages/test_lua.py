@@ -110,3 +110,14 @@ def test_luau_type_aliases_are_symbols_and_builtins_stay_unresolved(luau):
     assert luau.nodes("Money")[0]["kind"] == "type_alias"
     assert "warn" in luau.unresolved("src/Bank/Ledger.luau", 7)
     assert "task.wait" in luau.unresolved("src/Bank/init.luau", 17)
+
+
+def test_require_of_a_field_a_field_holding_a_module_and_a_nested_returned_table(lua):
+    # extras.lua:7 pad(...) with local pad = require("util.strings").pad
+    assert targets(lua, "extras.lua", 7) == {("pad", "M::pad", "util/strings.lua")}
+    # extras.lua:6 ui.text.pad: ui/init.lua sets ui.text = require("util.strings")
+    assert targets(lua, "extras.lua", 6) == {("ui.text.pad", "M::pad", "util/strings.lua")}
+    # extras.lua:8 geometry.rect.area: ui/geometry.lua returns lib.geometry
+    assert targets(lua, "extras.lua", 8) == {
+        ("geometry.rect.area", "lib.geometry.rect::area", "ui/geometry.lua")
+    }
