@@ -230,9 +230,11 @@ class PerlExtractor(Extractor):
         args = [c for c in ts.named_children if c.start_byte != fn.start_byte]
         if not args:
             return
-        for word in _strings(args[0]):
-            if re.match(r"^[A-Za-z_]\w*$", word):
-                self.add_def(ts, "property", None, name=word)
+        words = [w for w in _strings(args[0]) if re.match(r"^[A-Za-z_]\w*$", w)]
+        for i, word in enumerate(words):
+            d = self.add_def(ts, "property", None, name=word)
+            if d is not None and len(words) > 1:  # one byte each: siblings, not nested in each other
+                d.start, d.end = ts.start_byte + i, ts.start_byte + i + 1
 
     def _method_call(self, ts) -> None:
         inv, method = ts.child_by_field_name("invocant"), ts.child_by_field_name("method")

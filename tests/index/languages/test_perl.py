@@ -94,3 +94,12 @@ def test_doc_comments_and_signatures_are_kept(perl):
 def test_dot_t_files_and_the_t_directory_are_tests():
     assert is_test_path("t/cart.t") and is_test_path("t/lib/Helper.pm")
     assert not is_test_path("lib/Shop/Cart.pm")
+
+
+def test_has_with_a_list_declares_each_accessor_beside_the_others(perl):
+    kinds = {r["qualified_name"]: r["kind"] for r in perl.db.execute("SELECT * FROM nodes")}
+    assert kinds["Shop::Stock::sku"] == "property" and kinds["Shop::Stock::count"] == "property"
+    # lib/Shop/Stock.pm:6 $self->count
+    assert targets(perl, "lib/Shop/Stock.pm", 6) == {
+        ("$self->count", "Shop::Stock::count", "lib/Shop/Stock.pm")
+    }
