@@ -86,6 +86,7 @@ def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
 # The reference parses every one of these languages itself except Zig (it has no Zig grammar); it must
 # still read our index of the Zig fixture.
 CALLED = {
+    "bash": ("ensure_dir", {("compile", "build.sh"), ("test_build.sh", "tests/test_build.sh")}),
     "c": (
         "kv_get",
         {("main", "src/main.c"), ("mem_get", "src/main.c"), ("test_put_then_get", "tests/test_store.c")},
@@ -112,6 +113,9 @@ CALLED = {
             ("ShapeService.kt", "src/main/kotlin/com/acme/app/service/ShapeService.kt"),
         },
     ),
+    "lua": ("format_number", {("describe", "shapes/circle.lua"), ("tostring", "util/strings.lua")}),
+    "luau": ("record", {("open", "src/Bank/init.luau")}),
+    "perl": ("round", {("total", "lib/Shop/Cart.pm"), ("fmt", "lib/Shop/Util.pm")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),
     "python": ("add_q", {("filter", "shop/db/query.py")}),
     "ruby": ("distance_to", {("edge_distance", "lib/shapes/circle.rb")}),

@@ -10,7 +10,7 @@ Mojo::Base / Moose-style ``has name => …`` declares an accessor (a property of
 
 Calls: ``f(…)`` is a sub of the current package, else an imported one; ``Foo::Bar::f(…)`` is
 Foo::Bar's; builtins never bind. Method calls: ``$self->m`` / ``$class->m`` / ``shift->m`` /
-``__PACKAGE__->m`` look ``m`` up in the current package and then its bases in order,
+``$_[0]->m`` / ``__PACKAGE__->m`` look ``m`` up in the current package and then its bases in order,
 ``$self->SUPER::m`` in the bases only, ``Foo->m`` in Foo and its bases, and ``$obj->m`` where ``my $obj
 = Foo->new(…)`` in Foo. Any other receiver, or a dynamic ``$obj->$name``, makes no edge.
 Docs are the ``#`` comment lines right above a sub.
@@ -24,7 +24,7 @@ from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
 from codegraph.model import Node
 
-SELF_RECEIVERS = frozenset({"$self", "$class", "shift", "__PACKAGE__", "$proto", "$this"})
+SELF_RECEIVERS = frozenset({"$self", "$class", "shift", "__PACKAGE__", "$proto", "$this", "$_[0]"})
 # pragmas and core modules whose `use` is no project dependency (parent/base are read for bases)
 PRAGMAS = frozenset(
     """
@@ -241,8 +241,8 @@ class PerlExtractor(Extractor):
         if inv is None or method is None or method.named_child_count:  # $obj->$name: dynamic
             return
         m = text(method)
-        if inv.type == "scalar":
-            recv = text(inv)
+        if inv.type == "scalar" or (inv.type == "array_element_expression" and text(inv) == "$_[0]"):
+            recv = text(inv)  # $_[0] is the invocant, unshifted
         elif inv.type == "bareword" and PACKAGE.match(text(inv)):
             recv = text(inv)
         elif inv.type in ("func1op_call_expression", "func0op_call_expression") and text(inv) in (

@@ -103,3 +103,7 @@ def test_has_with_a_list_declares_each_accessor_beside_the_others(perl):
     assert targets(perl, "lib/Shop/Stock.pm", 6) == {
         ("$self->count", "Shop::Stock::count", "lib/Shop/Stock.pm")
     }
+    # :7 $_[0]->count: the invocant, not shifted off
+    assert targets(perl, "lib/Shop/Stock.pm", 7) == {
+        ("$_[0]->count", "Shop::Stock::count", "lib/Shop/Stock.pm")
+    }
