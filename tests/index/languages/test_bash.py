@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from codegraph.index.languages import is_test_path
+from codegraph.mcp.dispatch import call_tool
 from tests.index.languages.cfamily_helpers import index_fixture
 
 
@@ -51,3 +52,27 @@ def test_functions_keep_their_doc_comment(sh):
 def test_shell_test_files_by_name():
     assert is_test_path("ci/test_build.sh") and is_test_path("ci/build_test.sh")
     assert not is_test_path("build.sh")
+
+
+BASH_CASES = {
+    "codegraph_search": ({"query": "ensure_dir"}, "lib/fs.sh"),
+    "codegraph_node": ({"symbol": "log_info"}, "Print an info line to stderr."),
+    "codegraph_callers": ({"symbol": "log_error"}, "ensure_dir"),
+    "codegraph_callees": ({"symbol": "main"}, "compile"),
+    "codegraph_impact": ({"symbol": "log_error"}, "ensure_dir"),
+    "codegraph_trace": ({"from": "main", "to": "log_error"}, "ensure_dir"),
+    "codegraph_files": ({"path": "lib"}, "log.sh"),
+    "codegraph_status": ({}, "bash"),
+    "codegraph_context": ({"task": "create the output directory"}, "ensure_dir"),
+    "codegraph_explore": ({"query": "how does the build compile the sources"}, "compile"),
+}
+
+
+@pytest.mark.parametrize("tool", sorted(BASH_CASES))
+def test_every_operation_answers_on_the_bash_fixture(sh, tool, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    args, expected = BASH_CASES[tool]
+    result = call_tool(tool, args, default_root=sh.root)
+    text = result["content"][0]["text"]
+    assert result["isError"] is False, text[:500]
+    assert expected in text, text[:1500]

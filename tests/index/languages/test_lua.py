@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from codegraph.index.languages import is_test_path
+from codegraph.mcp.dispatch import call_tool
 from tests.index.languages.cfamily_helpers import index_fixture
 
 
@@ -121,3 +122,27 @@ def test_require_of_a_field_a_field_holding_a_module_and_a_nested_returned_table
     assert targets(lua, "extras.lua", 8) == {
         ("geometry.rect.area", "lib.geometry.rect::area", "ui/geometry.lua")
     }
+
+
+LUA_CASES = {
+    "codegraph_search": ({"query": "Circle"}, "shapes/circle.lua"),
+    "codegraph_node": ({"symbol": "M.pad"}, "Pad s to n characters."),
+    "codegraph_callers": ({"symbol": "M.format_number"}, "describe"),
+    "codegraph_callees": ({"symbol": "report.run"}, "lines"),
+    "codegraph_impact": ({"symbol": "M.format_number"}, "describe"),
+    "codegraph_trace": ({"from": "report.run", "to": "trim"}, "pad"),
+    "codegraph_files": ({"path": "shapes"}, "circle.lua"),
+    "codegraph_status": ({}, "lua"),
+    "codegraph_context": ({"task": "pad a string to a width"}, "pad"),
+    "codegraph_explore": ({"query": "how is the area of a circle computed"}, "area"),
+}
+
+
+@pytest.mark.parametrize("tool", sorted(LUA_CASES))
+def test_every_operation_answers_on_the_lua_fixture(lua, tool, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    args, expected = LUA_CASES[tool]
+    result = call_tool(tool, args, default_root=lua.root)
+    text = result["content"][0]["text"]
+    assert result["isError"] is False, text[:500]
+    assert expected in text, text[:1500]

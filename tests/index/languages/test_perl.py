@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from codegraph.index.languages import is_test_path
+from codegraph.mcp.dispatch import call_tool
 from tests.index.languages.cfamily_helpers import index_fixture
 
 
@@ -107,3 +108,27 @@ def test_has_with_a_list_declares_each_accessor_beside_the_others(perl):
     assert targets(perl, "lib/Shop/Stock.pm", 7) == {
         ("$_[0]->count", "Shop::Stock::count", "lib/Shop/Stock.pm")
     }
+
+
+PERL_CASES = {
+    "codegraph_search": ({"query": "Cart"}, "lib/Shop/Cart.pm"),
+    "codegraph_node": ({"symbol": "Shop::Cart::total"}, "Sum of the item prices, rounded."),
+    "codegraph_callers": ({"symbol": "Shop::Util::round"}, "total"),
+    "codegraph_callees": ({"symbol": "main"}, "add"),
+    "codegraph_impact": ({"symbol": "Shop::Base::init"}, "new"),
+    "codegraph_trace": ({"from": "main", "to": "Shop::Util::round"}, "Shop::Util::fmt"),
+    "codegraph_files": ({"path": "lib/Shop"}, "Cart.pm"),
+    "codegraph_status": ({}, "perl"),
+    "codegraph_context": ({"task": "round the cart total"}, "round"),
+    "codegraph_explore": ({"query": "how is the total of a cart computed"}, "total"),
+}
+
+
+@pytest.mark.parametrize("tool", sorted(PERL_CASES))
+def test_every_operation_answers_on_the_perl_fixture(perl, tool, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    args, expected = PERL_CASES[tool]
+    result = call_tool(tool, args, default_root=perl.root)
+    text = result["content"][0]["text"]
+    assert result["isError"] is False, text[:500]
+    assert expected in text, text[:1500]
