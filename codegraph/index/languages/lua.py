@@ -195,13 +195,34 @@ class LuaExtractor(Extractor):
             if ident is not None:
                 self.local_name(fn, text(ident))
 
-    def _table(self, stmt, name_node, name: str, value, owner: str | None = None) -> None:
+    def _table(self, stmt, name_node, name: str, value, owner: str | None = None) -> Def | None:
         kind = "class" if name in self._classes and owner is None else "module"
         d = self.add_def(stmt, kind, name_node, name=name)
         if d is None:
             return
         d.owner = owner
         self._fields(value, f"{owner}.{name}" if owner else name)
+        return d
+
+    def _index_base(self, mt) -> str | None:
+        """The table a metatable makes lookups fall back to: ``{ __index = Base }``, or a class
+        ``Base`` used as the metatable itself (``Base.__index = Base`` in this file)."""
+        if mt is None:
+            return None
+        if mt.type == "table_constructor":
+            for field in mt.named_children:
+                key, value = field.child_by_field_name("name"), field.child_by_field_name("value")
+                if field.type == "field" and key is not None and text(key) == "__index":
+                    parts = chain(value)
+                    return ".".join(parts) if parts else None
+            return None
+        parts = chain(mt)
+        return parts[0] if parts and len(parts) == 1 and parts[0] in self._classes else None
+
+    def _inherit(self, d, mt, at) -> None:
+        base = self._index_base(mt)
+        if d is not None and base and base != d.name:
+            self.base_ref(d, "extends", base, at)
 
     def _fields(self, table, path: str) -> None:
         """``{ f = function() end, sub = { … }, m = require("m") }``: members of the table ``path``."""
@@ -263,7 +284,9 @@ class LuaExtractor(Extractor):
             if vtype == "function_call" and top and len(parts) == 1:
                 table = self._setmetatable_table(value)
                 if table is not None:  # local M = setmetatable({ … }, mt)
-                    self._table(stmt, None, name, table)
+                    args = value.child_by_field_name("arguments").named_children
+                    d = self._table(stmt, None, name, table)
+                    self._inherit(d, args[1] if len(args) > 1 else None, stmt)
                     continue
             if top and len(parts) == 1 and is_local:
                 self.add_def(stmt, "variable", None, name=name)
@@ -372,6 +395,21 @@ class LuaExtractor(Extractor):
     # ------------------------------------------------------------ references
     def _call(self, ts) -> None:
         spec = require_spec(ts)
+        callee = ts.child_by_field_name("name")
+        if callee is not None and text(callee) == "setmetatable" and ts.parent is not None:
+            args = ts.child_by_field_name("arguments")
+            kids = args.named_children if args is not None else []
+            if ts.parent.type == "chunk" and len(kids) == 2 and kids[0].type == "identifier":
+                # setmetatable(Derived, { __index = Base }) at the top of the file
+                table = next(
+                    (
+                        d
+                        for d in self.defs
+                        if d.name == text(kids[0]) and d.kind in TABLE_KINDS and d.owner is None
+                    ),
+                    None,
+                )
+                self._inherit(table, kids[1], ts)
         if spec is not None:
             if not self._bound(ts):
                 self.bind(ts, "", spec, "")  # require("x") for its effect (or into a field)
@@ -492,6 +530,14 @@ class Lua(LanguageModule):
 
     # ------------------------------------------------------------ resolution
     def resolve_ref(self, project, path: str, ref):
+        if ref.kind == "extends":  # a metatable's __index table
+            parts = ref.name.split(".")
+            cur, how = self._head(project, path, ref.source, parts[0], False)
+            for part in parts[1:]:
+                cur = self._member(project, cur, part)
+            if isinstance(cur, str):  # a module: the table it returns
+                cur = self._returned(project, cur)
+            return (cur, how) if isinstance(cur, Node) and cur.kind in TABLE_KINDS else (None, "")
         if ref.kind != "calls":
             return None, ""
         parts = ref.name.split(".")
@@ -576,10 +622,18 @@ class Lua(LanguageModule):
         """The table a typed local holds: ``T`` itself, or the owner of the ``T.new`` it came from."""
         parts = expr.split(".")
         cur, _ = self._head(project, path, scope, parts[0], False)
-        for part in parts[1:]:
+        for part in parts[1:-1]:
             cur = self._member(project, cur, part)
+        holder = self._returned(project, cur) if isinstance(cur, str) else cur
+        if len(parts) > 1:
+            cur = self._member(project, cur, parts[-1])
+        elif isinstance(cur, str):  # setmetatable(o, Mod) with Mod a required module
+            cur = self._returned(project, cur)
         if isinstance(cur, Node) and cur.kind in TABLE_KINDS:
             return cur
+        if isinstance(holder, Node) and holder.kind in TABLE_KINDS and isinstance(cur, Node):
+            if cur.kind == "method" and cur.name in ("new", "create"):
+                return holder  # Derived.new() makes a Derived, also when new is Base's
         if isinstance(cur, Node) and cur.kind == "method" and cur.name in ("new", "create"):
             owner = project.nodes.get(project.parent.get(cur.id, ""))
             return owner if owner is not None and owner.kind in TABLE_KINDS else None

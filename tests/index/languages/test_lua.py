@@ -146,3 +146,16 @@ def test_every_operation_answers_on_the_lua_fixture(lua, tool, monkeypatch):
     text = result["content"][0]["text"]
     assert result["isError"] is False, text[:500]
     assert expected in text, text[:1500]
+
+
+def test_a_metatable_index_is_inheritance_that_member_lookups_follow(lua):
+    bases = {(h.source, h.target) for h in lua.edges("extends")}
+    # shapes/square.lua: local square = setmetatable({}, { __index = rect }); setmetatable(Ring, { __index = Circle })
+    assert bases == {("square", "rect"), ("Ring", "Circle")}
+    # :12 self:area() in square:describe is rect's area; :20 Ring.new(r) is Circle.new
+    assert targets(lua, "shapes/square.lua", 12) == {("self.area", "rect::area", "shapes/rect.lua")}
+    assert targets(lua, "shapes/square.lua", 20) == {("Ring.new", "Circle::new", "shapes/circle.lua")}
+    # :21 ring:describe() with local ring = Ring.new(r): Ring has no describe, Circle does
+    assert targets(lua, "shapes/square.lua", 21) == {
+        ("ring.describe", "Circle::describe", "shapes/circle.lua")
+    }
