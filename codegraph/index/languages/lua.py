@@ -12,7 +12,9 @@ Top-level tables are containers: ``class`` when the file uses them as a metatabl
 ``setmetatable(x, T)``, ``{ __index = T }``), else ``module``. ``function T.f()`` / ``function T:m()``
 / ``T.f = function() end`` / ``{ f = function() end }`` are their members (methods). Inside
 ``function T:m()``, ``self`` is ``T``; ``local o = setmetatable({}, T)`` and ``local o = T.new()``
-give ``o`` the type ``T``.
+give ``o`` the type ``T``. A metatable whose ``__index`` is another table (``setmetatable(T, {
+__index = Base })``, ``local T = setmetatable({}, { __index = Base })``) makes ``Base`` a base of
+``T`` (an ``extends`` edge): member lookups through ``self`` and typed locals fall back to it.
 
 Resolution is Lua's own: a name is a local of the enclosing functions (a parameter or ``local``
 shadows everything), else a ``require`` binding or a top-level name of the file, else, for a bare
@@ -450,7 +452,7 @@ class Lua(LanguageModule):
     name = "Lua"
     extracts = (
         "functions (global, local, M.f, M:m, M.f = function), module/class tables and their members,"
-        " require bindings, calls, doc comments, signatures"
+        " require bindings, calls, metatable __index inheritance, doc comments, signatures"
     )
     resolution = (
         'require("a.b") → a/b.lua or a/b/init.lua and the table the file returns; locals and'
