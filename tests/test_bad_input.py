@@ -153,13 +153,14 @@ def test_bad_tool_argument_types_get_a_clear_error_not_an_internal_one(tmp_path,
 
 
 def test_a_project_in_unsupported_languages_says_so_instead_of_looking_empty(tmp_path):
-    """Issue 9: a repo of .lua/.pl files indexed as "up to date: 0 files … skipped: none"."""
+    """Issue 9: a repo of .lua/.pl files indexed as "up to date: 0 files … skipped: none" (Lua and Perl have
+    modules now: Nim and Crystal stand in for them)."""
     import json
     import subprocess
     import sys
 
-    (tmp_path / "a.lua").write_text("local x = 1\n")
-    (tmp_path / "b.pl").write_text("my $x = 1;\n")
+    (tmp_path / "a.nim").write_text("let x = 1\n")
+    (tmp_path / "b.cr").write_text("x = 1\n")
     run = [sys.executable, "-m", "codegraph"]
     init = subprocess.run([*run, "init", str(tmp_path)], capture_output=True, text=True, check=True)
     assert "indexed: 0 files" in init.stderr and "2 language not supported yet" in init.stderr
@@ -167,9 +168,9 @@ def test_a_project_in_unsupported_languages_says_so_instead_of_looking_empty(tmp
         [*run, "status", "--path", str(tmp_path), "--json"], capture_output=True, text=True
     )
     assert json.loads(status.stdout)["skipped"] == {
-        "language not supported yet": {"count": 2, "example": "a.lua"}
+        "language not supported yet": {"count": 2, "example": "a.nim"}
     }
     explore = subprocess.run(
         [*run, "explore", "how does x work", "--path", str(tmp_path)], capture_output=True, text=True
     )
-    assert "languages codegraph does not support yet (Lua 1, Perl 1)" in explore.stdout
+    assert "languages codegraph does not support yet (Crystal 1, Nim 1)" in explore.stdout

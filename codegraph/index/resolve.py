@@ -40,9 +40,9 @@ BARE_CALL_TARGETS = frozenset({"function"}) | CONSTRUCTIBLE
 # Kinds a receiver like ``self``/``this`` can mean: the innermost enclosing type.
 ENCLOSING_TYPES = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
 MAX_HOPS = 8
-# What a member written outside its owner can belong to: a type, or a JS constructor function
-# (``Foo.prototype.bar = function``).
-OWNER_KINDS = ENCLOSING_TYPES | {"function"}
+# What a member written outside its owner can belong to: a type, a JS constructor function
+# (``Foo.prototype.bar = function``), or a module table (Lua ``function M.f()``).
+OWNER_KINDS = ENCLOSING_TYPES | {"function", "module"}
 VALUE_TARGETS = frozenset({"function", "method", "class"})
 VALUE_KINDS = frozenset({"variable", "constant", "property", "field"})
 PROPERTY_DECORATORS = frozenset({"property", "cached_property"})

@@ -94,6 +94,7 @@ CALLED = {
             ("index.astro", "src/pages/index.astro"),
         },
     ),
+    "bash": ("ensure_dir", {("compile", "build.sh"), ("test_build.sh", "tests/test_build.sh")}),
     "c": (
         "kv_get",
         {("main", "src/main.c"), ("mem_get", "src/main.c"), ("test_put_then_get", "tests/test_store.c")},
@@ -147,6 +148,9 @@ CALLED = {
         {("initWithBundleName:launchOptions:", "Base/RCTBridge.m"), ("reload", "Base/RCTBridge.m")},
     ),
     "objcpp": ("start", {("stopWithReason:", "RCTSurface.mm")}),
+    "lua": ("format_number", {("describe", "shapes/circle.lua"), ("tostring", "util/strings.lua")}),
+    "luau": ("record", {("open", "src/Bank/init.luau")}),
+    "perl": ("round", {("total", "lib/Shop/Cart.pm"), ("fmt", "lib/Shop/Util.pm")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),
     "python": ("add_q", {("filter", "shop/db/query.py")}),
     "r": ("check_positive", {("rect_area", "R/geometry.R")}),

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 # extension -> language name (as a user would say it)
 NOT_YET = {
-    ".lua": "Lua",
-    ".luau": "Luau",
     ".sol": "Solidity",
     ".pas": "Pascal",
     ".pp": "Pascal",
@@ -14,10 +12,6 @@ NOT_YET = {
     ".nix": "Nix",
     ".tf": "Terraform",
     ".hcl": "HCL",
-    ".sh": "Bash",
-    ".bash": "Bash",
-    ".pl": "Perl",
-    ".pm": "Perl",
     ".clj": "Clojure",
     ".cljs": "ClojureScript",
     ".fs": "F#",
