@@ -733,6 +733,10 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
                     if ref.kind == "extends":
                         project.bases[ref.source].append(target.id)
+                    src = project.nodes.get(ref.source)
+                    kind = project.lang[f.path].inheritance_kind(src, target, ref.kind) if src else ref.kind
+                    if kind != ref.kind:
+                        ref = replace(ref, kind=kind)
                     edges.append(_edge(ref.source, target, ref.kind, ref, "import", 0.9))
                 else:
                     out.unresolved.append((ref, f.path, f.language))

@@ -10,7 +10,6 @@ NOT_YET = {
     ".m": "Objective-C",
     ".mm": "Objective-C++",
     ".r": "R",
-    ".sol": "Solidity",
     ".pas": "Pascal",
     ".pp": "Pascal",
     ".dpr": "Delphi",

@@ -162,6 +162,12 @@ class LanguageModule:
         :meth:`canonical`; the default keeps ``node``."""
         return node
 
+    def inheritance_kind(self, source: Node, target: Node, kind: str) -> str:
+        """The edge kind of a resolved base ``kind`` (``extends`` / ``implements`` as written) from
+        type ``source`` to type ``target``: Solidity writes both as ``is`` and tells them apart by
+        the target's kind. The default keeps ``kind``."""
+        return kind
+
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""
         return node
