@@ -14,7 +14,6 @@ NOT_YET = {
     ".hrl": "Erlang",
     ".ex": "Elixir",
     ".exs": "Elixir",
-    ".nix": "Nix",
     ".tf": "Terraform",
     ".hcl": "HCL",
     ".sh": "Bash",
