@@ -14,8 +14,6 @@ NOT_YET = {
     ".hrl": "Erlang",
     ".ex": "Elixir",
     ".exs": "Elixir",
-    ".tf": "Terraform",
-    ".hcl": "HCL",
     ".sh": "Bash",
     ".bash": "Bash",
     ".hs": "Haskell",
