@@ -51,4 +51,8 @@ def test_bare_names_follow_let_and_rec_scoping_only(nix):
 
 def test_parameters_with_scopes_and_builtins_never_bind(nix):
     left = unresolved(nix)
-    assert {("modules/service.nix", "mkIf"), (HELPERS, "lib.toUpper"), ("default.nix", "builtins.map")} <= left
+    assert {
+        ("modules/service.nix", "mkIf"),
+        (HELPERS, "lib.toUpper"),
+        ("default.nix", "builtins.map"),
+    } <= left
