@@ -23,8 +23,6 @@ NOT_YET = {
     ".pl": "Perl",
     ".pm": "Perl",
     ".elm": "Elm",
-    ".clj": "Clojure",
-    ".cljs": "ClojureScript",
     ".fsi": "F# signature",
     ".groovy": "Groovy",
     ".cu": "CUDA",
