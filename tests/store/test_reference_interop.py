@@ -83,16 +83,28 @@ def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
 
 # Per language: a function or method of the fixture repo and its callers (name, file), read off the
 # golden dump's edges (fixtures/golden/<label>.json); the test checks the golden still says so.
-# The reference parses every one of these languages itself except Zig (it has no Zig grammar); it must
-# still read our index of the Zig fixture.
+# The reference parses every one of these languages itself except Zig, F# and Clojure (it has no grammar
+# for them); it must still read our index of those fixtures.
 CALLED = {
     "c": (
         "kv_get",
         {("main", "src/main.c"), ("mem_get", "src/main.c"), ("test_put_then_get", "tests/test_store.c")},
     ),
+    "clojure": (
+        "clamp",
+        {
+            ("describe-works", "test/acme/shapes_test.clj"),
+            ("describe", "src/acme/shapes/core.clj"),
+            ("core.clj", "src/acme/shapes/core.clj"),
+        },
+    ),
     "cpp": ("Write", {("Add", "src/canvas.cc"), ("Draw", "src/canvas.cc")}),
     "csharp": ("Transfer", {("Main", "src/Ledger.App/Program.cs")}),
     "dart": ("bump", {("add", "lib/src/registry.dart")}),
+    "fsharp": (
+        "distance",
+        {("d", "src/App.fsx"), ("shifted", "src/Shapes/Geo.fs"), ("grow", "src/Shapes/Ops.fs")},
+    ),
     "go": ("report", {("main", "main.go")}),
     "java": ("hex", {("main", "src/main/java/com/acme/shop/Main.java")}),
     "javascript": ("area", {("main", "lib/app.mjs")}),
@@ -112,12 +124,16 @@ CALLED = {
             ("ShapeService.kt", "src/main/kotlin/com/acme/app/service/ShapeService.kt"),
         },
     ),
+    "nix": ("frame", {("banner", "default.nix")}),
+    "pascal": ("Distance", {("Describe", "src/shapes.pas")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),
     "python": ("add_q", {("filter", "shop/db/query.py")}),
     "ruby": ("distance_to", {("edge_distance", "lib/shapes/circle.rb")}),
     "rust": ("grow", {("build", "app/src/main.rs")}),
     "scala": ("validate", {("place", "src/main/scala/shop/service/OrderService.scala")}),
+    "solidity": ("_checkOwner", {("onlyOwner", "contracts/utils/Ownable.sol")}),
     "swift": ("shouted", {("title", "Sources/App/Report.swift")}),
+    "terraform": ("var.zones", {("aws_instance.web", "main.tf"), ("local.zones", "variables.tf")}),
     "tsx": ("useTitle", {("Panel", "src/Panel.tsx"), ("Panel.tsx", "src/Panel.tsx")}),
     "typescript": ("emit", {("next", "src/internal/Subscriber.ts")}),
     "zig": ("translate", {("shifted", "src/geo/point.zig")}),
