@@ -776,13 +776,15 @@ def resolve(files: list[FileExtraction]) -> Resolution:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
                 continue
-            target, how = _resolve_ref(project, f.path, ref)
+            # resolved as the language reads it (Pascal: case-insensitive); recorded as written
+            lookup = project.lang[f.path].rewrite_ref(project, f.path, ref)
+            target, how = _resolve_ref(project, f.path, lookup)
             if target is None:
                 if ref.kind != "value":  # an argument that is no project function is just data
                     out.unresolved.append((ref, f.path, f.language))
                 continue
             target = project.lang[target.file_path].canonical(project, target)
-            target = project.lang[f.path].choose_overload(project, ref, target)
+            target = project.lang[f.path].choose_overload(project, lookup, target)
             if target is None:
                 out.unresolved.append((ref, f.path, f.language))
                 continue

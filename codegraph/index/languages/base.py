@@ -148,6 +148,13 @@ class LanguageModule:
         call chains, companion objects, extension functions)."""
         return None
 
+    def rewrite_ref(self, project, path: str, ref: Ref) -> Ref:
+        """The reference as this language's resolution should read it (Pascal: identifiers spelled
+        as their definitions, the language being case-insensitive); edges and unresolved rows keep
+        the reference as written. Asked for every reference but extends/implements; the default
+        returns ``ref``."""
+        return ref
+
     def pick_overload(self, candidates: list[Node], ref: Ref) -> Node | None:
         """The member a call means among the members of that name in its type (``candidates``, in
         declaration order, usually one); None to leave the call unresolved rather than guess (no

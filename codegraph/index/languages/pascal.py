@@ -18,6 +18,7 @@ case-insensitive; a call spelled differently from its definition stays unresolve
 from __future__ import annotations
 
 import posixpath
+from dataclasses import replace
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import LanguageModule
@@ -32,6 +33,10 @@ BUILTINS = frozenset(
     Append CompareText CompareStr SameText AnsiCompareText Odd Swap Ptr Addr TypeInfo Default
     Initialize Finalize FreeMem Result Self nil True False""".split()
 )
+
+LOWER_BUILTINS: dict[str, set[str]] = {}
+for _b in BUILTINS:
+    LOWER_BUILTINS.setdefault(_b.lower(), set()).add(_b)
 
 
 def _ident_chain(node) -> str | None:
@@ -290,11 +295,46 @@ class Pascal(LanguageModule):
     extractor = PascalExtractor
 
     def prepare(self, project, files) -> None:
+        """Unit name → files, and every defined name's spellings by its lower case."""
         units: dict[str, list[str]] = {}
+        spellings: dict[str, set[str]] = {}
         for f in files:
             stem = f.path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
             units.setdefault(stem, []).append(f.path)
+            for n in f.nodes:
+                if n.kind not in ("file", "import"):
+                    spellings.setdefault(n.name.lower(), set()).add(n.name)
         project.lang_state["pascal"] = units
+        project.lang_state["pascal-names"] = spellings
+
+    def rewrite_ref(self, project, path: str, ref):
+        """Pascal is case-insensitive: a segment spelled unlike every definition of it
+        (``EndianFixMoTable`` for ``Endianfixmotable``) is read as the one spelling the project
+        defines; a name with two spellings, or a builtin, stays as written."""
+        spellings = project.lang_state.get("pascal-names", {})
+        parts = ref.name.split(".")
+        local: dict[str, set[str]] = {}
+        for scope in project.scopes(ref.source):
+            for n in project.locals.get(scope.id, ()):
+                local.setdefault(n.lower(), set()).add(n)
+        changed = False
+        for i, part in enumerate(parts):
+            if i == 0 and part.lower() in local:  # a parameter or variable, as it was declared
+                declared = local[part.lower()]
+                if part not in declared and len(declared) == 1:
+                    parts[0] = next(iter(declared))
+                    changed = True
+                continue
+            if part in spellings.get(part.lower(), ()) or part in LOWER_BUILTINS.get(part.lower(), ()):
+                continue
+            known = spellings.get(part.lower())
+            if known is not None and len(known) == 1 and part.lower() not in LOWER_BUILTINS:
+                parts[i] = next(iter(known))
+                changed = True
+        if not changed:
+            return ref
+        name = ".".join(parts)
+        return replace(ref, name=name, receiver=name.rsplit(".", 1)[0] if "." in name else None)
 
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
         """The file of unit ``spec``: in the importing file's directory, else the only one."""

@@ -56,3 +56,8 @@ def test_typecasts_builtins_and_rtl_ancestors_stay_unresolved(pas):
     assert ("src/registry.pas", "TCircle") in left  # TCircle(C) is a cast, not a call
     assert {("src/geo.pp", "Sqrt"), (SHAPES, "WriteLn"), (SHAPES, "TObject")} <= left
     assert (SHAPES, "inherited.Create") in left  # TObject.Create is the RTL's
+
+
+def test_identifiers_match_their_definitions_case_insensitively(pas):
+    # tests/testshapes.pas: `c.describe;` is C.Describe (C: TCircle, inheriting TShape.Describe)
+    assert ("RunTests", f"{SHAPES}:TShape::Describe") in edges(pas, "calls")
