@@ -46,7 +46,17 @@ SPECIAL = frozenset(
     filter reduce into conj assoc dissoc get get-in update update-in merge first rest next cons
     count empty? seq vec vector list hash-map keys vals inc dec + - * / = < > <= >= not= nil? some
     every? range take drop concat mapv mapcat keep remove sort sort-by group-by frequencies atom
-    swap! reset! deref ex-info ex-data instance? string? keyword? number? map? vector? fn?""".split()
+    swap! reset! deref ex-info ex-data instance? string? keyword? number? map? vector? fn? max min
+    pos? neg? zero? even? odd? last butlast second nth contains? distinct partition partition-by
+    interpose interleave zipmap select-keys juxt constantly complement fnil memoize name namespace
+    keyword symbol subs re-find re-matches re-seq re-pattern int long double boolean char str/join
+    not-empty empty boolean? true? false? some? seq? coll? set hash-set sorted-map sorted-set doall
+    dorun run! repeatedly iterate cycle repeat take-while drop-while split-at split-with max-key
+    min-key rand rand-int rand-nth shuffle quot rem mod type class meta with-meta vary-meta
+    println-str pr-str prn-str slurp spit read-string eval resolve the-ns find-ns ns-name gensym
+    volatile! vswap! vreset! agent send send-off await promise deliver realized? force trampoline
+    transduce sequence eduction completing reduced reduced? unreduced xml-seq tree-seq
+    update-keys update-vals parse-long parse-double parse-boolean abs""".split()
 )
 
 

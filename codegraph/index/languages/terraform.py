@@ -33,6 +33,21 @@ KINDS = {
     "provider": "namespace",
 }
 PREFIX = {"resource": "", "variable": "var", "module": "module", "output": "output", "data": "data"}
+# Terraform's built-in functions (the language has no user-defined ones)
+FUNCTIONS = frozenset(
+    """abs ceil floor log max min parseint pow signum chomp endswith format formatlist indent join
+    lower regex regexall replace split startswith strcontains strrev substr templatestring title trim
+    trimprefix trimsuffix trimspace upper alltrue anytrue chunklist coalesce coalescelist compact
+    concat contains distinct element flatten index keys length list lookup map matchkeys merge one
+    range reverse setintersection setproduct setsubtract setunion slice sort sum transpose values
+    zipmap base64decode base64encode base64gzip csvdecode jsondecode jsonencode textdecodebase64
+    textencodebase64 urlencode yamldecode yamlencode abspath dirname pathexpand basename file
+    fileexists fileset filebase64 templatefile formatdate plantimestamp timeadd timecmp timestamp
+    base64sha256 base64sha512 bcrypt filebase64sha256 filebase64sha512 filemd5 filesha1 filesha256
+    filesha512 md5 rsadecrypt sha1 sha256 sha512 uuid uuidv5 cidrhost cidrnetmask cidrsubnet
+    cidrsubnets can issensitive nonsensitive sensitive tobool tolist tomap tonumber toset tostring
+    try type ephemeralasnull""".split()
+)
 NOT_SYMBOLS = frozenset({"count", "each", "self", "path", "terraform", "var", "local", "module", "data"})
 
 
@@ -195,6 +210,7 @@ class Terraform(LanguageModule):
         ' module "m" { source = "./x" } imports that directory, module.m.out its output; .tfvars set variables'
     )
     extensions = (".tf", ".tfvars", ".hcl")
+    builtins = FUNCTIONS
     unique_fallback = False
     generated_suffixes = (".terraform.lock.hcl",)
     line_comment = "#"
