@@ -11,8 +11,9 @@ routine's forward declaration in the interface section) gives way to the impleme
 method, bare names are members of the class and its ancestors first; ``inherited Create`` is the
 ancestors' member. A statement that is only a name (``Free;``, ``List.Clear;``) is a call, as
 Pascal calls routines without parentheses; a call of a type name is a typecast, not a call.
-``{$I file.inc}`` include files are not followed. Identifiers are matched as written (Pascal is
-case-insensitive; a call spelled differently from its definition stays unresolved).
+``{$I file.inc}`` include files are not followed. Pascal is case-insensitive: a name spelled unlike
+every definition of it resolves as the one spelling the project defines (``rewrite_ref``).
+Overloads (``overload;``) are told apart by argument count, else left unresolved.
 """
 
 from __future__ import annotations
@@ -283,7 +284,8 @@ class Pascal(LanguageModule):
     )
     resolution = (
         "uses clauses by unit name (case-insensitive, own directory first), class members and ancestors"
-        " inside methods, inherited X, typed variables and parameters, Unit.Name"
+        " inside methods, inherited X, typed variables and parameters, Unit.Name, names case-insensitive,"
+        " overloads by argument count"
     )
     extensions = (".pas", ".pp", ".dpr", ".lpr")
     builtins = BUILTINS

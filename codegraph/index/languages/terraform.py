@@ -207,7 +207,7 @@ class Terraform(LanguageModule):
     )
     resolution = (
         "a directory is a module: var./local./module./data./resource addresses to its blocks;"
-        ' module "m" { source = "./x" } imports that directory, module.m.out its output; .tfvars set variables'
+        ' module "m" { source = "./x" } imports that directory, module.m.out its output; .tfvars skipped as secrets'
     )
     extensions = (".tf", ".tfvars", ".hcl")
     builtins = FUNCTIONS
