@@ -247,7 +247,12 @@ class SolidityExtractor(Extractor):
         if name is None:
             return
         recv = name.rsplit(".", 1)[0] if "." in name else None
-        args = sum(1 for c in ts.children if c.type == "call_argument")
+        arguments = [c for c in ts.children if c.type == "call_argument"]
+        names = []
+        for arg in arguments:  # identifier arguments: their declared types pick among overloads
+            inner_arg = _unwrap(arg.named_children[0]) if arg.named_child_count == 1 else None
+            names.append(text(inner_arg) if inner_arg is not None and inner_arg.type == "identifier" else "")
+        args = f"{len(arguments)}|{','.join(names)}" if any(names) else str(len(arguments))
         at = ts
         if inner is not None and inner.type == "member_expression":
             obj = _unwrap(inner.child_by_field_name("object"))
@@ -321,11 +326,61 @@ def _arity(node: Node) -> int | None:
 
 
 def _by_arity(hits: list[Node], args: int | None) -> Node | None:
-    """The one of ``hits`` taking ``args`` parameters (the only one, when there is one)."""
+    """The first of ``hits`` taking ``args`` parameters (the only one, when there is one); which
+    of several it is, :meth:`Solidity.choose_overload` decides."""
     if len(hits) <= 1:
         return hits[0] if hits else None
     fit = [n for n in hits if _arity(n) == args]
-    return fit[0] if len(fit) == 1 else None
+    return fit[0] if fit else None
+
+
+def _call_args(ref) -> tuple[int, list[str]] | None:
+    """(argument count, identifier argument names or "") of a call reference, if counted."""
+    if not ref.args:
+        return None
+    count, _, names = ref.args.partition("|")
+    if not count.isdigit():
+        return None
+    return int(count), names.split(",") if names else [""] * int(count)
+
+
+LOCATIONS = frozenset({"memory", "storage", "calldata", "indexed", "payable"})
+ALIASES = {"uint": "uint256", "int": "int256", "byte": "bytes1"}
+
+
+def _norm_type(value: str) -> str:
+    words = [w for w in value.split() if w not in LOCATIONS]
+    joined = " ".join(words)
+    return ALIASES.get(joined, joined)
+
+
+def _param_types(node: Node) -> list[str]:
+    """The parameter types of a function node's signature, normalised (no data location)."""
+    sig = node.signature or ""
+    depth, cur, out = 0, "", []
+    for ch in sig:
+        if ch in "([":
+            depth += 1
+            if depth == 1:
+                continue
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                break
+        if depth == 1 and ch == ",":
+            out.append(cur)
+            cur = ""
+        elif depth >= 1:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    types = []
+    for param in out:
+        words = [w for w in param.split() if w not in LOCATIONS]
+        if len(words) >= 2 and words[-1].isidentifier():
+            words = words[:-1]  # the parameter's name
+        types.append(_norm_type(" ".join(words)))
+    return types
 
 
 def _in_new(ts) -> bool:
@@ -377,25 +432,38 @@ class Solidity(LanguageModule):
         return kind
 
     def pick_overload(self, candidates: list[Node], ref) -> Node | None:
-        """Overloads told apart by argument count; None when the count does not decide."""
-        if len(candidates) == 1 or ref.args is None or not ref.args.isdigit():
+        """A member of the called arity (:meth:`choose_overload` then decides among several)."""
+        counted = _call_args(ref)
+        if len(candidates) == 1 or counted is None:
             return candidates[-1]
-        fit = [n for n in candidates if _arity(n) == int(ref.args)]
-        return fit[0] if len(fit) == 1 else None
+        return _by_arity(candidates, counted[0])
 
     def choose_overload(self, project, ref, node: Node) -> Node | None:
-        """A bare or qualified call among same-named overloads, by argument count (a call through
-        ``using`` passes its receiver as the first argument)."""
-        if node.kind not in ("function", "method") or not (ref.args and ref.args.isdigit()):
+        """Among same-named overloads, the one whose parameter count and, where the arguments are
+        variables of declared types, parameter types fit the call (a call through ``using`` passes
+        its receiver as the first argument); None when that leaves several (issue 10)."""
+        counted = _call_args(ref)
+        if node.kind not in ("function", "method") or counted is None:
             return node
-        args = int(ref.args)
         parent = project.parent.get(node.id)
         siblings = project.children.get(parent, {}).get(node.name, []) if parent else []
         if len(siblings) <= 1:
             return node
-        if ref.receiver is not None and _arity(node) == args + 1:
-            return _by_arity(siblings, args + 1)  # through `using`: the receiver is the first argument
-        return _by_arity(siblings, args)
+        count, names = counted
+        path = ref.source[5:] if ref.source.startswith("file:") else project.nodes[ref.source].file_path
+        types = [self._declared(project, path, ref.source, n) if n else None for n in names]
+        recv = ref.receiver
+        if recv is not None and "." not in recv and not recv.endswith("()"):
+            held = self._declared(project, path, ref.source, recv)
+            if held is not None and _arity(node) == count + 1:  # through `using`
+                count, types = count + 1, [held, *types]
+        fit = [n for n in siblings if _arity(n) == count]
+        if len(fit) > 1:
+            known = [(i, _norm_type(t)) for i, t in enumerate(types) if t]
+            fit = [
+                n for n in fit if all(i < len(p) and p[i] == t for p in [_param_types(n)] for i, t in known)
+            ]
+        return fit[0] if len(fit) == 1 else None
 
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
         """A relative path from the importing file; otherwise the one file ending with the longest
@@ -439,8 +507,8 @@ class Solidity(LanguageModule):
         if typed is None:
             return None
         method = ref.name.rsplit(".", 1)[-1]
-        args = int(ref.args) if ref.args and ref.args.isdigit() else None
-        found = self._attached(project, path, ref.source, typed, method, args)
+        counted = _call_args(ref)
+        found = self._attached(project, path, ref.source, typed, method, counted[0] if counted else None)
         return (found, "using") if found is not None else None
 
     @staticmethod

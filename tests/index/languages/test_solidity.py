@@ -79,3 +79,12 @@ def test_events_modifiers_and_inherited_interface_events_are_called(sol):
 def test_globals_never_bind_to_project_code(sol):
     assert {(VAULT, "keccak256"), (VAULT, "abi.encode")} <= unresolved(sol)
     assert ("contracts/utils/Pausable.sol", "require") in unresolved(sol)
+
+
+def test_same_arity_overloads_go_by_the_declared_types_of_the_arguments(sol):
+    rows = sol.conn.execute(
+        "SELECT e.line, t.start_line FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t"
+        " ON t.id = e.target WHERE e.kind = 'calls' AND s.qualified_name = 'Token::mint' AND t.name = 'toBytes'"
+    )
+    # line 24 MathLib.toBytes(to): `to` is an address; line 25 value.toBytes(): a uint256 through `using`
+    assert sorted(tuple(r) for r in rows) == [(24, 26), (25, 22)]
