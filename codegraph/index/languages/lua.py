@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule, relative_file
@@ -459,7 +460,7 @@ class Lua(LanguageModule):
         " parameters shadow; self in M:m; setmetatable/T.new typed locals; a bare call → the one global"
         " function of that name"
     )
-    extensions = (".lua",)
+    extensions: ClassVar[tuple[str, ...]] = (".lua",)
     builtins = BUILTINS
     self_names = frozenset({"self"})
     method_containers = METHOD_CONTAINERS | {"module"}

@@ -18,6 +18,7 @@ caller's directory); a constructor instantiates its type; ``new c`` its class. `
 from __future__ import annotations
 
 import posixpath
+from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import LanguageModule
@@ -208,13 +209,13 @@ class OCaml(LanguageModule):
         " opened modules and file modules (same directory first); constructors instantiate their type;"
         " Stdlib stays unresolved"
     )
-    extensions = (".ml",)
+    extensions: ClassVar[tuple[str, ...]] = (".ml",)
     family = "ocaml"
     builtins = STDLIB
     line_comment = "(*"
     unique_fallback = False
-    test_prefixes = ("test_",)
-    test_suffixes = ("_test.ml", "_tests.ml")
+    test_prefixes: ClassVar[tuple[str, ...]] = ("test_",)
+    test_suffixes: ClassVar[tuple[str, ...]] = ("_test.ml", "_tests.ml")
     extractor = OCamlExtractor
 
     def prepare(self, project, files) -> None:
