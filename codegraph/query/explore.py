@@ -29,6 +29,7 @@ from codegraph.errors import SourceUnavailable
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
 from codegraph.query.freshness import changed_files, current_span
+from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
@@ -42,6 +43,11 @@ FLOW_DECAY = 0.75
 FLOW_NODES = 150
 ITERATIONS = 12
 SEGMENT_NAMES = 40
+LEXICAL_SEEDS = 40
+LEXICAL_MASS = 3.0
+LEXICAL_WEIGHT = 1.0  # a file's lexical share against its graph share, prose questions
+LEXICAL_WEIGHT_NAMED = 0.3  # the same when the question names symbols
+LEXICAL_NODE = 0.5  # a symbol's lexical share added to its walk score (relative to the best)
 TYPE_LEVEL = frozenset({"interface", "type_alias", "enum", "enum_member", "namespace", "property"})
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#)[A-Za-z_$][A-Za-z0-9_$]*)*")
 _NAME_WORDS = re.compile(r"[a-z0-9]+")
@@ -182,7 +188,7 @@ class Ranking:
     terms: Terms
 
 
-def _seeds(reader: Reader, terms: Terms) -> dict[str, tuple[Node, float]]:
+def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[Node, float]]:
     from codegraph.errors import SymbolNotFound
     from codegraph.query.symbols import find_symbols
 
@@ -213,20 +219,11 @@ def _seeds(reader: Reader, terms: Terms) -> dict[str, tuple[Node, float]]:
         ]
         for m in members[:12]:
             seeds.setdefault(m.id, (m, weight / max(2, len(members))))
-    named = set(seeds)
-    for word in terms.words:
-        # a word inside a camelCase/snake_case name (`metadata` → readMetadata): full-text search
-        # only matches whole names by prefix, so without this prose misses most implementations
-        names = [nm for nm in reader.names_with_segment(_stems(word)) if nm.lower() != word]
-        if len(names) > SEGMENT_NAMES:
-            continue  # too common a word to point anywhere; the full-text seeds still carry it
-        found = [n for nm in names for n in reader.nodes_named(nm) if n.kind != "property"]
-        weight = 0.5 / max(1, len(found))  # a rarer word points more sharply
-        for n in found[:SEGMENT_NAMES]:
-            if n.id not in named:  # a name holding several of the question's words adds them up
-                seeds[n.id] = (n, weight + seeds.get(n.id, (n, 0.0))[1])
     named_total = sum(w for _, w in seeds.values())
-    # the named identifiers are seeded exactly above; their parts in the full-text query only add noise
+    if lexical.symbols:
+        _add_lexical_seeds(reader, terms, lexical, seeds, named_total)
+        return seeds
+    # no plain word found anywhere (or none given): the full-text index over names and docstrings
     text = " ".join(terms.words) or " ".join(
         t.replace(".", " ").replace("::", " ") for t in terms.identifiers
     )
@@ -244,6 +241,25 @@ def _seeds(reader: Reader, terms: Terms) -> dict[str, tuple[Node, float]]:
         for (n, _), d in zip(hits, decay, strict=True):
             seeds[n.id] = (n, d * scale)
     return seeds
+
+
+def _add_lexical_seeds(
+    reader: Reader, terms: Terms, lexical: Lexical, seeds: dict, named_total: float
+) -> None:
+    """The LEXICAL_SEEDS symbols the question's words describe best, weighted by their lexical score.
+
+    Together they weigh a quarter of the named symbols when the question names some (the names say
+    what it is about; the words only narrow it down), and LEXICAL_MASS when it names none."""
+    top = sorted(lexical.symbols.items(), key=lambda kv: (-kv[1], kv[0]))[:LEXICAL_SEEDS]
+    top = [(nid, sc) for nid, sc in top if nid not in seeds and sc > 0]
+    if not top:
+        return
+    found = reader.nodes(nid for nid, _ in top)
+    cap = named_total / 4 if terms.identifiers and named_total else LEXICAL_MASS
+    total = sum(sc for _, sc in top)
+    for nid, sc in top:
+        if nid in found:
+            seeds[nid] = (found[nid], cap * sc / total)
 
 
 def _boost_flow(reader: Reader, terms: Terms, seeds: dict, scores: dict[str, float]) -> None:
@@ -276,10 +292,19 @@ def _stems(word: str) -> list[str]:
     return out
 
 
-def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | None = None) -> Ranking:
-    """Seeds, symbol scores (random walk with restart) and file scores for a question."""
+def rank(
+    reader: Reader,
+    question: str,
+    *,
+    extra_vocab: dict[str, list[str]] | None = None,
+    drop_words: frozenset[str] = frozenset(),
+) -> Ranking:
+    """Seeds, symbol scores (random walk with restart) and file scores for a question; words in
+    ``drop_words`` (a task's verbs) do not seed."""
     terms = question_terms(question, extra_vocab)
-    seeds = _seeds(reader, terms)
+    terms.words = [w for w in terms.words if w not in drop_words]
+    lexical = lexical_scores(reader, terms.words)
+    seeds = _seeds(reader, terms, lexical)
     named_types = {t.replace("::", ".").split(".")[-1] for t in terms.identifiers}
     penalties: dict[str, tuple[float, list[str]]] = {}
 
@@ -336,6 +361,7 @@ def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | N
             nxt[nid] += back * value
         scores = nxt
     _boost_flow(reader, terms, seeds, scores)
+    _add_lexical_to_nodes(lexical, scores)
     nodes = reader.nodes(sorted(scores, key=scores.get, reverse=True)[:600])
     nodes.update({nid: n for nid, (n, _) in seeds.items()})
     by_file: dict[str, float] = defaultdict(float)
@@ -343,17 +369,42 @@ def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | N
         n = nodes.get(nid)
         if n is not None:
             by_file[n.file_path] += value
-    term_hits: dict[str, float] = defaultdict(float)
-    for n, w in seeds.values():
-        term_hits[n.file_path] += 0.05 * w
-    file_scores = []
-    for path in set(by_file) | set(term_hits):
-        penalty, reasons = penalty_of(path)
-        graph, hits = by_file.get(path, 0.0), term_hits.get(path, 0.0)
-        file_scores.append(FileScore(path, (graph + hits) * penalty, graph, hits, penalty, reasons))
+    file_scores = _file_scores(by_file, lexical, penalty_of, bool(terms.identifiers))
     file_scores.sort(key=lambda f: (-f.score, f.path))
     ordered_seeds = sorted((n for n, _ in seeds.values()), key=lambda n: -seeds[n.id][1])
     return Ranking(ordered_seeds, scores, nodes, file_scores, terms)
+
+
+def _add_lexical_to_nodes(lexical: Lexical, scores: dict[str, float]) -> None:
+    """Each symbol the words describe gains up to LEXICAL_NODE of the best walk score, by its lexical
+    score: a symbol of a well-matching file that the walk did not reach still has a score its
+    source section can compete with."""
+    if not lexical.symbols or not scores:
+        return
+    best_walk = max(scores.values())
+    best_lex = max(lexical.symbols.values()) or 1.0
+    for nid, value in lexical.symbols.items():
+        scores[nid] = scores.get(nid, 0.0) + LEXICAL_NODE * best_walk * value / best_lex
+
+
+def _file_scores(by_file: dict[str, float], lexical: Lexical, penalty_of, named: bool) -> list[FileScore]:
+    """A file's score: its share of the walk (relative to the best file) plus its lexical score
+    (relative to the best, weighted LEXICAL_WEIGHT, or LEXICAL_WEIGHT_NAMED when the question names
+    symbols) times its rank multiplier, all times the rank multiplier."""
+    best_graph = max(by_file.values(), default=0.0) or 1.0
+    best_lex = max(lexical.files.values(), default=0.0) or 1.0
+    weight = LEXICAL_WEIGHT_NAMED if named else LEXICAL_WEIGHT
+    out = []
+    for path in set(by_file) | set(lexical.files):
+        penalty, reasons = penalty_of(path)
+        graph = by_file.get(path, 0.0) / best_graph
+        # a damped file's words count damped once more: tests, declarations and generated code hold
+        # a flow's vocabulary (tests name the behaviour they check) without doing the work
+        words = weight * penalty * lexical.files.get(path, 0.0) / best_lex
+        if path in lexical.damped:
+            reasons = [*reasons, lexical.damped[path]]
+        out.append(FileScore(path, (graph + words) * penalty, graph, words, penalty, reasons))
+    return out
 
 
 def file_penalty(reader: Reader, path: str, named_types: set[str]) -> tuple[float, list[str]]:
@@ -696,7 +747,7 @@ def context(
 ) -> ContextResult:
     """A task description (English or Chinese) → the most relevant symbols, ranked."""
     check_text(task, "task")
-    ranking = rank(reader, task, extra_vocab=extra_vocab)
+    ranking = rank(reader, task, extra_vocab=extra_vocab, drop_words=TASK_VERBS)
     penalties = {fs.path: fs.penalty for fs in ranking.files}
     scored = [
         (n, ranking.node_scores.get(n.id, 0.0) * penalties.get(n.file_path, 1.0))
