@@ -47,6 +47,8 @@ LEXICAL_SEEDS = 40
 LEXICAL_MASS = 3.0
 LEXICAL_WEIGHT = 1.0  # a file's lexical share against its graph share, prose questions
 LEXICAL_WEIGHT_NAMED = 0.3  # the same when the question names symbols
+NAMED_FILES = 3  # at most this many files define the named symbols: their words count in full
+RANKED_FILES = 30  # files ranked exactly (the envelope shows ≤ 10, lists ≤ 12 more)
 LEXICAL_NODE = 0.5  # a symbol's lexical share added to its walk score (relative to the best)
 TYPE_LEVEL = frozenset({"interface", "type_alias", "enum", "enum_member", "namespace", "property"})
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#)[A-Za-z_$][A-Za-z0-9_$]*)*")
@@ -369,6 +371,10 @@ def rank(
         n = nodes.get(nid)
         if n is not None:
             by_file[n.file_path] += value
+    defining = {n.file_path for n, _ in seeds.values() if n.name in named_types}
+    if len(defining) <= NAMED_FILES:
+        for path in defining:  # the question names a symbol of it: no file matches its words better
+            lexical.files[path] = max(lexical.files.values(), default=1.0)
     file_scores = _file_scores(by_file, lexical, penalty_of, bool(terms.identifiers))
     file_scores.sort(key=lambda f: (-f.score, f.path))
     ordered_seeds = sorted((n for n, _ in seeds.values()), key=lambda n: -seeds[n.id][1])
@@ -390,20 +396,35 @@ def _add_lexical_to_nodes(lexical: Lexical, scores: dict[str, float]) -> None:
 def _file_scores(by_file: dict[str, float], lexical: Lexical, penalty_of, named: bool) -> list[FileScore]:
     """A file's score: its share of the walk (relative to the best file) plus its lexical score
     (relative to the best, weighted LEXICAL_WEIGHT, or LEXICAL_WEIGHT_NAMED when the question names
-    symbols) times its rank multiplier, all times the rank multiplier."""
+    symbols) times its rank multiplier, all times the rank multiplier.
+
+    Only the best RANKED_FILES are scored exactly: a multiplier is at most 1, so once a file's
+    undamped score is below the RANKED_FILES-th damped one, no later file can enter the list (the
+    multiplier reads a file's head to spot generated code: done for a few hundred files per
+    question it was most of a cold explore on Django)."""
     best_graph = max(by_file.values(), default=0.0) or 1.0
     best_lex = max(lexical.files.values(), default=0.0) or 1.0
     weight = LEXICAL_WEIGHT_NAMED if named else LEXICAL_WEIGHT
-    out = []
-    for path in set(by_file) | set(lexical.files):
+    raw = {
+        path: (by_file.get(path, 0.0) / best_graph, weight * lexical.files.get(path, 0.0) / best_lex)
+        for path in set(by_file) | set(lexical.files)
+    }
+    out: list[FileScore] = []
+    kept: list[float] = []  # damped scores so far, best first
+    for path in sorted(raw, key=lambda p: (-sum(raw[p]), p)):
+        graph, words = raw[path]
+        if len(kept) >= RANKED_FILES and graph + words < kept[RANKED_FILES - 1]:
+            break
         penalty, reasons = penalty_of(path)
-        graph = by_file.get(path, 0.0) / best_graph
         # a damped file's words count damped once more: tests, declarations and generated code hold
         # a flow's vocabulary (tests name the behaviour they check) without doing the work
-        words = weight * penalty * lexical.files.get(path, 0.0) / best_lex
+        words *= penalty
         if path in lexical.damped:
             reasons = [*reasons, lexical.damped[path]]
-        out.append(FileScore(path, (graph + words) * penalty, graph, words, penalty, reasons))
+        score = (graph + words) * penalty
+        out.append(FileScore(path, score, graph, words, penalty, reasons))
+        kept.append(score)
+        kept.sort(reverse=True)
     return out
 
 

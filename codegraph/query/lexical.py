@@ -25,6 +25,7 @@ import math
 import os
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -82,11 +83,16 @@ def name_parts(name: str) -> list[str]:
 
 def same_word(part: str, word_stem: str) -> bool:
     """Does a name part (lower-case) stand for the question word whose stem is ``word_stem``?"""
-    if part == word_stem:
+    if part[:2] != word_stem[:2]:  # every rule below keeps the first two letters
+        return False
+    if part == word_stem or (len(word_stem) >= PREFIX_MIN and part.startswith(word_stem)):
         return True
-    if len(word_stem) >= PREFIX_MIN and part.startswith(word_stem):
-        return True
-    return part[:2] == word_stem[:2] and stem(part) == word_stem
+    return stem(part) == word_stem
+
+
+@lru_cache(maxsize=65536)
+def _path_part_words(part: str) -> tuple[str, ...]:
+    return tuple(name_parts(part))
 
 
 @dataclass
@@ -121,7 +127,8 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
         for word, st in stems.items():
             if word not in own[nid] and any(same_word(p, st) for p in parts):
                 own[nid][word] = NAME * KIND_WEIGHT.get(row[1], 1.0)
-    by_path = _path_words(reader, stems)
+    sizes = {row["path"]: row["node_count"] or 1 for row in reader.files()}
+    by_path = _path_words(sizes, stems)
     per_file: dict[str, dict[str, float]] = defaultdict(dict)
     for path, held in by_path.items():
         per_file[path].update(held)
@@ -129,7 +136,6 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
         path = rows[nid][4]
         for word, weight in held.items():
             per_file[path][word] = max(per_file[path].get(word, 0.0), weight)
-    sizes = {row["path"]: row["node_count"] or 1 for row in reader.files()}
     total = max(1, len(sizes))
     mean_size = sum(sizes.values()) / total if sizes else 1.0
     holding = defaultdict(int)
@@ -183,12 +189,12 @@ def _doc_rows(reader: Reader, word: str, word_stem: str) -> list[tuple[str, str,
     return reader.docstring_rows(list(dict.fromkeys([word, word_stem, word_stem + "s"])), prefix=False)
 
 
-def _path_words(reader: Reader, stems: dict[str, str]) -> dict[str, dict[str, float]]:
+def _path_words(paths: Iterable[str], stems: dict[str, str]) -> dict[str, dict[str, float]]:
     """Indexed files whose file or directory names hold a question word: path → word → weight (PATH
     for the file's own name, DIRECTORY for a directory's: a directory names a group of files)."""
     out: dict[str, dict[str, float]] = defaultdict(dict)
     cache: dict[str, set[str]] = {}
-    for path in reader.indexed_paths():
+    for path in paths:
         parts = re.split(r"[/\\]+", os.path.splitext(path)[0])
         for depth, part in enumerate(parts):
             if part not in cache:
