@@ -203,7 +203,7 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[No
         weight = 3.0 / max(1, len(found)) ** 0.5
         for n in found[:12]:
             seeds[n.id] = (n, max(weight, seeds.get(n.id, (n, 0))[1]))
-    for word in terms.words:
+    for word in terms.words if not lexical.symbols else ():
         exact = [n for n in reader.nodes_named(word) if n.kind != "property"]
         for n in exact[:8]:
             if n.id not in seeds:

@@ -35,6 +35,8 @@ NAME, PATH, DIRECTORY, DOC = 1.0, 1.0, 0.5, 0.5
 PATH_TF = 3.0  # a word in the file's path counts as this many symbols holding it
 K1, B = 1.2, 0.75  # BM25: term-frequency saturation and length normalisation (symbols per file)
 PATH_SHARE = 0.5  # a symbol's bonus for a word its file's path holds, relative to its own name
+ABBREVIATION = 0.5  # a name part that shortens the word: max ~ maximum, config ~ configuration
+ABBREVIATION_MIN, ABBREVIATION_SHARE = 3, 0.0  # at least 3 letters, at most 60 % of the word
 PREFIX_MIN = 4  # a stem this long also matches as a prefix of a name part ("hash" → hasher)
 NAME_LIMIT = 300  # names per word loaded for scoring; a word in more names is too common to point
 DOC_LIMIT = 400
@@ -115,12 +117,13 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
     rows: dict[str, tuple[str, str, str, str, str]] = {}
     own: dict[str, dict[str, float]] = defaultdict(dict)  # node id → word → channel weight
     for word, st in stems.items():
-        for row in _name_rows(reader, word, st):
-            rows[row[0]] = row
-            own[row[0]][word] = NAME * KIND_WEIGHT.get(row[1], 1.0)
+        for *row, weight in _name_rows(reader, word, st):
+            rows[row[0]] = tuple(row)
+            own[row[0]][word] = max(own[row[0]].get(word, 0.0), weight * KIND_WEIGHT.get(row[1], 1.0))
         for row in _doc_rows(reader, word, st):
             rows[row[0]] = row
-            own[row[0]].setdefault(word, DOC * KIND_WEIGHT.get(row[1], 1.0))
+            doc = DOC * KIND_WEIGHT.get(row[1], 1.0)
+            own[row[0]][word] = max(own[row[0]].get(word, 0.0), doc)
     # a member's class names the member too ("URLResolver::resolve" holds "url")
     for nid, row in rows.items():
         parts = {p for seg in re.split(r"::|\.|#", row[3])[:-1] for p in name_parts(seg)}
@@ -170,23 +173,36 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
     return out
 
 
-def _name_rows(reader: Reader, word: str, word_stem: str) -> list[tuple[str, str, str, str, str]]:
-    """Symbols with a name part standing for the word (at most NAME_LIMIT names)."""
-    prefix = word_stem if len(word_stem) >= PREFIX_MIN else word_stem[:3]
+def _name_rows(reader: Reader, word: str, word_stem: str) -> list[tuple[str, str, str, str, str, float]]:
+    """Symbols with a name part standing for the word, with the weight of the match: NAME, or
+    ABBREVIATION for a part that shortens it (``max`` for "maximum", ``config`` for
+    "configuration"). At most NAME_LIMIT names each."""
+    # Snowball turns a final y into i (retry → retri): look the part up by what precedes it
+    base = word_stem[:-1] if word_stem.endswith("i") else word_stem
+    prefix = base if len(base) >= PREFIX_MIN else word_stem[:3]
     parts = [p for p in reader.segments_from(prefix) if same_word(p, word_stem)]
     if word not in parts and reader.segments_from(word)[:1] == [word]:
         parts.append(word)
-    names = reader.names_with_segment(parts)
-    if len(names) > NAME_LIMIT:
-        names = names[:NAME_LIMIT]  # a common word: its weight (idf) is small anyway
-    return reader.symbol_rows_named(names)
+    out = [(*row, NAME) for row in reader.symbol_rows_named(reader.names_with_segment(parts)[:NAME_LIMIT])]
+    shorter = [word[:k] for k in range(ABBREVIATION_MIN, int(len(word) * ABBREVIATION_SHARE) + 1)]
+    if shorter:
+        seen = {row[0] for row in out}
+        names = reader.names_with_segment(shorter)[:NAME_LIMIT]
+        out += [(*row, ABBREVIATION) for row in reader.symbol_rows_named(names) if row[0] not in seen]
+    return out
 
 
 def _doc_rows(reader: Reader, word: str, word_stem: str) -> list[tuple[str, str, str, str, str]]:
     """Symbols whose docstring holds the word (by its stem as a prefix when the stem is long)."""
+    exact = [word, word_stem, word_stem + "s"]
+    if word_stem.endswith("i"):
+        exact.append(word_stem[:-1] + "y")  # bodies → bodi → body
     if len(word_stem) >= PREFIX_MIN:
-        return reader.docstring_rows([word_stem], prefix=True, limit=DOC_LIMIT)
-    return reader.docstring_rows(list(dict.fromkeys([word, word_stem, word_stem + "s"])), prefix=False)
+        rows = reader.docstring_rows([word_stem], prefix=True, limit=DOC_LIMIT)
+        if not word_stem.endswith("i"):
+            return rows
+        return rows + reader.docstring_rows(exact, prefix=False, limit=DOC_LIMIT)
+    return reader.docstring_rows(list(dict.fromkeys(exact)), prefix=False, limit=DOC_LIMIT)
 
 
 def _path_words(paths: Iterable[str], stems: dict[str, str]) -> dict[str, dict[str, float]]:
