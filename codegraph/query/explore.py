@@ -430,7 +430,7 @@ def _file_scores(by_file: dict[str, float], lexical: Lexical, penalty_of, named:
 
 def file_penalty(reader: Reader, path: str, named_types: set[str]) -> tuple[float, list[str]]:
     """Rank multiplier for a file and why: generated 0.3, ambient declarations 0.5 (min of the two),
-    tests ×0.5 on top. A declaration file whose type the question names keeps full weight."""
+    tests or examples ×0.5 on top. A declaration file whose type the question names keeps full weight."""
     factors, reasons = [], []
     if _is_generated(reader, path):
         factors.append(0.3)
@@ -449,7 +449,20 @@ def file_penalty(reader: Reader, path: str, named_types: set[str]) -> tuple[floa
     if is_test_path(path):
         penalty *= 0.5
         reasons.append("test")
+    elif is_example_path(path):
+        penalty *= 0.5
+        reasons.append("example")
     return penalty, reasons
+
+
+EXAMPLE_DIRS = frozenset({"example", "examples", "sample", "samples", "demo", "demos"})
+
+
+def is_example_path(path: str) -> bool:
+    """Under an ``examples/`` (``example``, ``samples``, ``demo``…) directory: code that shows how to
+    use the project rather than the project itself. Flask's tutorial ``add`` functions and three.js's
+    example meshes answered questions about the library (issue 15)."""
+    return any(part.lower() in EXAMPLE_DIRS for part in path.split("/")[:-1])
 
 
 _GENERATED: dict[tuple[str, str], tuple[tuple[int, int], bool]] = {}
