@@ -48,6 +48,7 @@ LEXICAL_MASS = 3.0
 LEXICAL_WEIGHT = 1.0  # a file's lexical share against its graph share, prose questions
 LEXICAL_WEIGHT_NAMED = 0.3  # the same when the question names symbols
 NAMED_FILES = 3  # at most this many files define the named symbols: their words count in full
+HUB_DAMPING = 0.5  # a file's walk share is divided by (its size / the mean size) ** this, above 1
 RANKED_FILES = 30  # files ranked exactly (the envelope shows ≤ 10, lists ≤ 12 more)
 LEXICAL_NODE = 0.5  # a symbol's lexical share added to its walk score (relative to the best)
 TYPE_LEVEL = frozenset({"interface", "type_alias", "enum", "enum_member", "namespace", "property"})
@@ -372,10 +373,11 @@ def rank(
         if n is not None:
             by_file[n.file_path] += value
     defining = {n.file_path for n, _ in seeds.values() if n.name in named_types}
-    if len(defining) <= NAMED_FILES:
-        for path in defining:  # the question names a symbol of it: no file matches its words better
-            lexical.files[path] = max(lexical.files.values(), default=1.0)
-    file_scores = _file_scores(by_file, lexical, penalty_of, bool(terms.identifiers))
+    if len(defining) > NAMED_FILES:
+        defining = set()
+    for path in defining:  # the question names a symbol of it: no file matches its words better
+        lexical.files[path] = max(lexical.files.values(), default=1.0)
+    file_scores = _file_scores(by_file, lexical, penalty_of, bool(terms.identifiers), defining)
     file_scores.sort(key=lambda f: (-f.score, f.path))
     ordered_seeds = sorted((n for n, _ in seeds.values()), key=lambda n: -seeds[n.id][1])
     return Ranking(ordered_seeds, scores, nodes, file_scores, terms)
@@ -393,10 +395,14 @@ def _add_lexical_to_nodes(lexical: Lexical, scores: dict[str, float]) -> None:
         scores[nid] = scores.get(nid, 0.0) + LEXICAL_NODE * best_walk * value / best_lex
 
 
-def _file_scores(by_file: dict[str, float], lexical: Lexical, penalty_of, named: bool) -> list[FileScore]:
+def _file_scores(
+    by_file: dict[str, float], lexical: Lexical, penalty_of, named: bool, defining: set[str]
+) -> list[FileScore]:
     """A file's score: its share of the walk (relative to the best file) plus its lexical score
     (relative to the best, weighted LEXICAL_WEIGHT, or LEXICAL_WEIGHT_NAMED when the question names
-    symbols) times its rank multiplier, all times the rank multiplier.
+    symbols) times its rank multiplier, all times the rank multiplier. The walk share of a file
+    larger than the mean is divided by (size / mean) ** HUB_DAMPING: summed over many symbols, a hub
+    (gin.go, a Django admin options.py) outscored the file that does the work (issue 15).
 
     Only the best RANKED_FILES are scored exactly: a multiplier is at most 1, so once a file's
     undamped score is below the RANKED_FILES-th damped one, no later file can enter the list (the
@@ -405,8 +411,18 @@ def _file_scores(by_file: dict[str, float], lexical: Lexical, penalty_of, named:
     best_graph = max(by_file.values(), default=0.0) or 1.0
     best_lex = max(lexical.files.values(), default=0.0) or 1.0
     weight = LEXICAL_WEIGHT_NAMED if named else LEXICAL_WEIGHT
+    mean_size = sum(lexical.sizes.values()) / len(lexical.sizes) if lexical.sizes else 1.0
+
+    def hub(path: str) -> float:  # a file far larger than most sums the walk over many symbols
+        if path in defining:  # …unless the question names one of them
+            return 1.0
+        return max(1.0, lexical.sizes.get(path, 0) / mean_size) ** HUB_DAMPING
+
     raw = {
-        path: (by_file.get(path, 0.0) / best_graph, weight * lexical.files.get(path, 0.0) / best_lex)
+        path: (
+            by_file.get(path, 0.0) / best_graph / hub(path),
+            weight * lexical.files.get(path, 0.0) / best_lex,
+        )
         for path in set(by_file) | set(lexical.files)
     }
     out: list[FileScore] = []

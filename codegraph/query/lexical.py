@@ -106,6 +106,7 @@ class Lexical:
     files: dict[str, float] = field(default_factory=dict)  # path → score
     covered: dict[str, set[str]] = field(default_factory=dict)  # path → question words it holds
     damped: dict[str, str] = field(default_factory=dict)  # path → why its score was damped
+    sizes: dict[str, int] = field(default_factory=dict)  # path → symbols it defines (when words)
 
 
 def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
@@ -130,7 +131,7 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
         for word, st in stems.items():
             if word not in own[nid] and any(same_word(p, st) for p in parts):
                 own[nid][word] = NAME * KIND_WEIGHT.get(row[1], 1.0)
-    sizes = {row["path"]: row["node_count"] or 1 for row in reader.files()}
+    sizes = out.sizes = {row["path"]: row["node_count"] or 1 for row in reader.files()}
     by_path = _path_words(sizes, stems)
     per_file: dict[str, dict[str, float]] = defaultdict(dict)
     for path, held in by_path.items():
