@@ -204,11 +204,15 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[No
         weight = 3.0 / max(1, len(found)) ** 0.5
         for n in found[:12]:
             seeds[n.id] = (n, max(weight, seeds.get(n.id, (n, 0))[1]))
-    for word in terms.words if not lexical.symbols else ():
+    # a word that is a symbol's whole name ("how does authenticate check…"), weighted by how rare the
+    # word is among the question's (a common one, "request", would otherwise lead)
+    top_idf = max(lexical.idf.values(), default=0.0) or 1.0
+    for word in terms.words:
         exact = [n for n in reader.nodes_named(word) if n.kind != "property"]
+        rarity = (lexical.idf.get(word, top_idf) / top_idf) ** 2
         for n in exact[:8]:
             if n.id not in seeds:
-                seeds[n.id] = (n, 1.0 / max(1, len(exact)) ** 0.5)
+                seeds[n.id] = (n, rarity / max(1, len(exact)) ** 0.5)
     # a named class with words about it ("how does Flask dispatch a request"): the members whose names
     # hold those words are what the question is about
     stems = {st for word in terms.words for st in _stems(word)}
@@ -563,6 +567,9 @@ class ExploreResult:
     not_shown: list[FileScore]
     note: str = ""
     unavailable: dict[str, str] = field(default_factory=dict)  # path → why its source is not shown
+    # symbols ranked high but not in the source shown, best first per file: path → nodes (≤ 2)
+    left_out: dict[str, list[Node]] = field(default_factory=dict)
+    call_lines: dict[tuple[str, int], str] = field(default_factory=dict)  # (path, line) → its text
 
 
 def budget_for(file_count: int) -> int:
@@ -617,27 +624,99 @@ def explore(
             )
         return result
     result.flow = _flow(reader, ranking)
-    result.blast = _blast(reader, ranking)
     used = 600 + sum(len(n.qualified_name) + 60 for n, *_ in result.flow)
-    used += sum(200 + 80 * len(c) for _, c, _ in result.blast)
+    used += BLAST_SYMBOLS * (150 + 140 * BLAST_SITES) + 90 * LEFT_OUT_FILES
     used = min(used, budget // 3)  # a small budget still gets source
     result.sections = _sections(reader, ranking, budget - used, result.unavailable)
+    result.blast = _blast(reader, _top_shown(ranking, result.sections))
+    result.call_lines = _call_lines(reader, result.blast)
     shown = {sec.path for sec in result.sections}
     shown |= set(result.unavailable)
     result.not_shown = [fs for fs in ranking.files if fs.path not in shown][:12]
+    result.left_out = _left_out(ranking, result.sections, result.not_shown)
     _fit(result)
     return result
 
 
+BLAST_SYMBOLS = 3
+BLAST_SITES = 3
+LEFT_OUT_FILES = 12
+LEFT_OUT_PER_FILE = 2
+LEFT_OUT_KEPT = 4  # files whose left-out symbols outlast a dropped source section
+
+
+def _top_shown(ranking: Ranking, sections: list[FileSection]) -> list[Node]:
+    """The best-scored functions, methods and classes whose whole body is in the envelope (at most
+    BLAST_SYMBOLS), falling back to the seeds when none is."""
+    spans = {sec.path: sec.spans for sec in sections}
+    shown = [
+        n
+        for n in ranking.nodes.values()
+        if n.kind in ("function", "method", "class", "constructor")
+        and any(sp.start <= n.start_line and n.end_line <= sp.end for sp in spans.get(n.file_path, ()))
+    ]
+    shown.sort(key=lambda n: (-ranking.node_scores.get(n.id, 0.0), n.file_path, n.start_line))
+    return shown[:BLAST_SYMBOLS] or ranking.seeds[:BLAST_SYMBOLS]
+
+
+def _call_lines(reader: Reader, blast) -> dict[tuple[str, int], str]:
+    """The source text of each call site listed in the blast radius (stripped, ≤ 120 characters)."""
+    out: dict[tuple[str, int], str] = {}
+    texts: dict[str, list[str] | None] = {}
+    for _, sites, _ in blast:
+        for caller, line in sites:
+            if line is None:
+                continue
+            path = caller.file_path
+            if path not in texts:
+                try:
+                    texts[path] = reader.read_source(path).split("\n")
+                except Exception:  # noqa: BLE001 - unreadable now: the site keeps its location only
+                    texts[path] = None
+            lines = texts[path]
+            if lines is not None and 0 < line <= len(lines):
+                out[(path, line)] = lines[line - 1].strip()[:120]
+    return out
+
+
+def _left_out(
+    ranking: Ranking, sections: list[FileSection], not_shown: list[FileScore]
+) -> dict[str, list[Node]]:
+    """Per file, the best-scored symbols the envelope does not show (≤ LEFT_OUT_PER_FILE): for the
+    files listed as not shown, and for shown files whose best symbols did not fit."""
+    spans = {sec.path: sec.spans for sec in sections}
+    wanted = [sec.path for sec in sections] + [fs.path for fs in not_shown]
+    by_file: dict[str, list[Node]] = defaultdict(list)
+    for n in ranking.nodes.values():
+        if n.file_path in wanted and n.kind not in ("file", "import", "variable", "property"):
+            if not any(
+                sp.start <= n.start_line and n.end_line <= sp.end for sp in spans.get(n.file_path, ())
+            ):
+                by_file[n.file_path].append(n)
+    out = {}
+    for path in wanted:
+        best = sorted(
+            by_file.get(path, []), key=lambda n: (-ranking.node_scores.get(n.id, 0.0), n.start_line)
+        )
+        best = [n for n in best if ranking.node_scores.get(n.id, 0.0) > 0][:LEFT_OUT_PER_FILE]
+        if best:
+            out[path] = best
+    return out
+
+
 def _fit(result: ExploreResult) -> None:
-    """Enforce the budget on the rendered text: drop the lowest-ranked sections, then trim the blast
-    radius and the not-shown list, until it fits."""
+    """Enforce the budget on the rendered text: trim the left-out symbols to LEFT_OUT_KEPT files,
+    drop the lowest-ranked sections, then trim the rest, until it fits."""
     from codegraph.render import render
 
     while len(render(result)) > result.budget:
-        if result.sections:
+        if len(result.left_out) > LEFT_OUT_KEPT:
+            result.left_out.pop(next(reversed(result.left_out)))
+        elif result.sections:
             dropped = result.sections.pop()
             result.not_shown.insert(0, dropped.score)
+        elif result.left_out:
+            result.left_out.pop(next(reversed(result.left_out)))
         elif result.not_shown:
             result.not_shown.pop()
         elif any(sites for _, sites, _ in result.blast):
@@ -677,12 +756,13 @@ def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:
     return []
 
 
-def _blast(reader: Reader, ranking: Ranking) -> list[tuple[Node, list[tuple[Node, int | None]], list[str]]]:
+def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node, int | None]], list[str]]]:
+    """Who calls each of the ``top`` symbols (≤ BLAST_SITES sites) and which test files do."""
     out = []
-    for seed in ranking.seeds[:3]:
+    for seed in top:
         incoming = reader.incoming([seed.id], ("calls", "instantiates"))
         callers = reader.nodes(e[0] for e in incoming)
-        sites = [(callers[e[0]], e[3]) for e in incoming if e[0] in callers][:8]
+        sites = [(callers[e[0]], e[3]) for e in incoming if e[0] in callers][:BLAST_SITES]
         tests = sorted(
             {
                 callers[e[0]].file_path

@@ -107,6 +107,7 @@ class Lexical:
     covered: dict[str, set[str]] = field(default_factory=dict)  # path → question words it holds
     damped: dict[str, str] = field(default_factory=dict)  # path → why its score was damped
     sizes: dict[str, int] = field(default_factory=dict)  # path → symbols it defines (when words)
+    idf: dict[str, float] = field(default_factory=dict)  # word → its inverse document frequency
 
 
 def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
@@ -146,7 +147,7 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
     for held in per_file.values():
         for word in held:
             holding[word] += 1
-    idf = {w: math.log(1 + (total - holding[w] + 0.5) / (holding[w] + 0.5)) for w in out.words}
+    idf = out.idf = {w: math.log(1 + (total - holding[w] + 0.5) / (holding[w] + 0.5)) for w in out.words}
     tf: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for nid, held in own.items():
         for word, weight in held.items():
