@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -92,20 +93,24 @@ def probe(reader: Reader, item: dict) -> dict:
     }
 
 
-def cli_latency(root: Path, questions: list[str]) -> list[float]:
-    """Wall-clock seconds of ``codegraph explore Q`` run as a subprocess in ``root``, per question."""
+def cli_latency(root: Path, questions: list[str]) -> tuple[list[float], list[float]]:
+    """Seconds of ``codegraph explore Q`` run as a subprocess in ``root``, per question: wall clock,
+    and CPU (user + system of the child, which a loaded machine inflates far less)."""
     exe = shutil.which("codegraph") or sys.executable
     prefix = [exe] if exe != sys.executable else [sys.executable, "-m", "codegraph"]
     # bytecode may be written (as an installed wheel has it): PYTHONDONTWRITEBYTECODE would make
     # every run recompile codegraph's modules, which no installed copy does
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([*prefix, "explore", questions[0]], cwd=root, capture_output=True, env=env, check=False)
-    out = []
+    wall, cpu = [], []
     for q in questions:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run([*prefix, "explore", q], cwd=root, capture_output=True, env=env, check=False)
-        out.append(time.perf_counter() - start)
-    return out
+        wall.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def totals(rows: list[dict]) -> dict:
@@ -130,7 +135,12 @@ def run(items: list[dict], work: Path, *, cli: bool = False) -> dict:
             explore.explore(reader, mine[0]["question"])  # warm the caches once
             rows += [probe(reader, q) for q in mine]
         if cli:
-            cli_s[corpus] = round(statistics.median(cli_latency(root, [q["question"] for q in mine])), 3)
+            wall, cpu = cli_latency(root, [q["question"] for q in mine])
+            cli_s[corpus] = {
+                "wall": round(statistics.median(wall), 3),
+                "cpu": round(statistics.median(cpu), 3),
+                "load": round(os.getloadavg()[0], 1),
+            }
     groups = {name: totals([r for r in rows if r["split"] == name]) for name in ("tune", "holdout", "symbol")}
     groups["prose"] = totals([r for r in rows if r["kind"] == "prose"])
     return {"rows": rows, "totals": groups, "cli_median_s": cli_s}
@@ -152,7 +162,10 @@ def format_text(report: dict) -> str:
                 f"max chars {t['max_chars']}  median {t['median_ms']} ms (in-process)"
             )
     for corpus, s in report["cli_median_s"].items():
-        out.append(f"CLI median latency {corpus}: {s:.3f} s")
+        out.append(
+            f"CLI median latency {corpus}: {s['wall']:.3f} s wall, {s['cpu']:.3f} s CPU "
+            f"(load average {s['load']} on {os.cpu_count()} CPUs)"
+        )
     return "\n".join(out)
 
 
