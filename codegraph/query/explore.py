@@ -2,20 +2,31 @@
 symbols). Both rank with the same machinery:
 
 1. Seeds: symbols the question names exactly (identifier-shaped tokens such as ``QuerySet.filter``,
-   ``build_filter``, ``WhereNode``), symbols whose camelCase/snake_case words include a plain word of
-   the question (``metadata`` → ``readMetadata``; words shared by more than SEGMENT_NAMES names are
-   skipped), then full-text matches of the other words.
+   ``build_filter``, ``WhereNode``); symbols whose whole name is a plain word of the question, weighted
+   by how rare that word is; the class members whose names hold the question's words; then the
+   LEXICAL_SEEDS symbols its plain words describe best (``codegraph.query.lexical``: Snowball stems
+   matched in name parts, docstrings and path names, scored like BM25). A task's verbs ("add", "fix",
+   "change"…) do not seed ``context``. Full-text matches are the fallback when no word is found.
 2. A random walk with restart from the seeds over the call / instantiation / inheritance / reference
    graph (both directions) scores nearby symbols; mass at a node without edges returns to the seeds
-   (personalised PageRank), so an isolated declaration does not keep its seed mass whole. A file's
-   score is the sum over its symbols plus its term hits.
-3. Rank multipliers damp, never drop: generated files ×0.3, hand-written ambient declaration files
-   ×0.5 (combined with min()), tests ×0.5 on top. They apply to a file's seed weights before the walk
-   and to its score after it. A declaration file keeps full weight when the question names one of its
-   types by an identifier-shaped token.
+   (personalised PageRank), so an isolated declaration does not keep its seed mass whole. Each symbol
+   the words describe then gains up to LEXICAL_NODE of the best walk score.
+3. A file's score is its walk share (the sum over its symbols, relative to the best file, divided by
+   sqrt(size / mean size) for a file larger than the mean) plus its lexical score (relative to the
+   best; weighted less when the question names symbols, in full for the file defining them).
+4. Rank multipliers damp, never drop: generated files ×0.3, hand-written ambient declaration files
+   ×0.5 (combined with min()), tests or examples ×0.5 on top. They apply to a file's seed weights
+   before the walk and to its score after it, and once more to its lexical score (such files hold a
+   flow's vocabulary without doing the work). A declaration file keeps full weight when the question
+   names one of its types by an identifier-shaped token.
 
-Pinned by tests/query/test_explore_ranking.py on fixtures/repos/ambient-decls-ts and displacement-ts;
-``scripts/agent-eval/probe_decl_only.py`` prints the numbers.
+The envelope then shows whole bodies of the best symbols, who calls the top ones (with each calling
+line), and names what the budget left out with how to get it (``codegraph_node``, or a narrower
+explore).
+
+Pinned by tests/query/test_explore_ranking.py (fixtures/repos/ambient-decls-ts, displacement-ts) and
+tests/query/test_explore_prose.py; ``scripts/agent-eval/probe_decl_only.py`` and ``probe_prose.py``
+print the numbers.
 """
 
 from __future__ import annotations
