@@ -92,11 +92,6 @@ def same_word(part: str, word_stem: str) -> bool:
     return stem(part) == word_stem
 
 
-@lru_cache(maxsize=65536)
-def _path_part_words(part: str) -> tuple[str, ...]:
-    return tuple(name_parts(part))
-
-
 @dataclass
 class Lexical:
     """What the words found: per-symbol and per-file scores, and which words each file holds."""
@@ -205,16 +200,29 @@ def _path_words(paths: Iterable[str], stems: dict[str, str]) -> dict[str, dict[s
     """Indexed files whose file or directory names hold a question word: path → word → weight (PATH
     for the file's own name, DIRECTORY for a directory's: a directory names a group of files)."""
     out: dict[str, dict[str, float]] = defaultdict(dict)
-    cache: dict[str, set[str]] = {}
-    for path in paths:
-        parts = re.split(r"[/\\]+", os.path.splitext(path)[0])
-        for depth, part in enumerate(parts):
-            if part not in cache:
-                cache[part] = {w for p in name_parts(part) for w, st in stems.items() if same_word(p, st)}
-            weight = PATH if depth == len(parts) - 1 else DIRECTORY
-            for word in cache[part]:
+    for part, places in _path_index(tuple(paths)).items():
+        words = [w for w, st in stems.items() if same_word(part, st)]
+        for path, weight in places if words else ():
+            for word in words:
                 out[path][word] = max(out[path].get(word, 0.0), weight)
     return out
+
+
+@lru_cache(maxsize=4)
+def _path_index(paths: tuple[str, ...]) -> dict[str, list[tuple[str, float]]]:
+    """Lower-case name part of a path → the paths holding it, with PATH (the file's own name) or
+    DIRECTORY. Kept for the last few file lists: a daemon answers many questions over one index."""
+    out: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for path in paths:
+        names = re.split(r"[/\\]+", os.path.splitext(path)[0])
+        best: dict[str, float] = {}
+        for depth, name in enumerate(names):
+            weight = PATH if depth == len(names) - 1 else DIRECTORY
+            for part in name_parts(name):
+                best[part] = max(best.get(part, 0.0), weight)
+        for part, weight in best.items():
+            out[part].append((path, weight))
+    return dict(out)
 
 
 def _error_only_files(rows: dict, own: dict) -> set[str]:
