@@ -6,7 +6,7 @@ them (found by reading the source), plus questions that name a symbol. For each 
 code base to a temporary directory, indexes the copy with the real indexer, and runs explore on every
 question in-process. Per question it prints whether an answer file's source is in the envelope
 (hit@envelope), the rank of the first answer file among the envelope's source sections, the rendered
-characters and the wall-clock latency; then totals per split (tune / holdout) and for the
+characters and the wall-clock latency (wall and CPU); then totals per split (tune / holdout) and for the
 symbol-naming questions. ``--cli`` also times ``codegraph explore QUESTION`` as a subprocess (the
 latency an agent's shell sees) and reports its median.
 
@@ -70,10 +70,11 @@ def prepare(corpus: str, work: Path) -> Path:
 def probe(reader: Reader, item: dict) -> dict:
     """One question: hit, rank of the first answer file among the envelope's sections, characters,
     latency (ms) and where the answer files stand in the file ranking."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = explore.explore(reader, item["question"])
     text = render(result)
     elapsed = (time.perf_counter() - start) * 1000
+    cpu = (time.process_time() - cpu) * 1000
     shown = [s.path for s in result.sections]
     answers = set(item["answers"])
     rank = next((i + 1 for i, p in enumerate(shown) if p in answers), None)
@@ -89,6 +90,7 @@ def probe(reader: Reader, item: dict) -> dict:
         "chars": len(text),
         "budget": result.budget,
         "ms": round(elapsed, 1),
+        "cpu_ms": round(cpu, 1),
         "shown": shown,
     }
 
@@ -123,6 +125,7 @@ def totals(rows: list[dict]) -> dict:
         "rank1": round(sum(r["rank"] == 1 for r in rows) / n, 3),
         "max_chars": max(r["chars"] for r in rows),
         "median_ms": round(statistics.median(r["ms"] for r in rows), 1),
+        "median_cpu_ms": round(statistics.median(r["cpu_ms"] for r in rows), 1),
     }
 
 
@@ -159,7 +162,7 @@ def format_text(report: dict) -> str:
         if t.get("n"):
             out.append(
                 f"{name:>8}: n={t['n']}  hit@envelope {t['hit']:.0%}  rank1 {t['rank1']:.0%}  "
-                f"max chars {t['max_chars']}  median {t['median_ms']} ms (in-process)"
+                f"max chars {t['max_chars']}  median {t['median_ms']} ms, {t['median_cpu_ms']} ms CPU (in-process)"
             )
     for corpus, s in report["cli_median_s"].items():
         out.append(
