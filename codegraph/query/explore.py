@@ -40,7 +40,7 @@ from codegraph.errors import SourceUnavailable
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
 from codegraph.query.freshness import changed_files, current_span
-from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores
+from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, stem
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
@@ -53,7 +53,6 @@ FLOW_DEPTH = 5
 FLOW_DECAY = 0.75
 FLOW_NODES = 150
 ITERATIONS = 12
-SEGMENT_NAMES = 40
 LEXICAL_SEEDS = 40
 LEXICAL_MASS = 3.0
 LEXICAL_WEIGHT = 1.0  # a file's lexical share against its graph share, prose questions
@@ -64,7 +63,6 @@ RANKED_FILES = 30  # files ranked exactly (the envelope shows ≤ 10, lists ≤ 
 LEXICAL_NODE = 0.5  # a symbol's lexical share added to its walk score (relative to the best)
 TYPE_LEVEL = frozenset({"interface", "type_alias", "enum", "enum_member", "namespace", "property"})
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#)[A-Za-z_$][A-Za-z0-9_$]*)*")
-_NAME_WORDS = re.compile(r"[a-z0-9]+")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 STOPWORDS = frozenset(
     """
@@ -226,14 +224,15 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[No
                 seeds[n.id] = (n, rarity / max(1, len(exact)) ** 0.5)
     # a named class with words about it ("how does Flask dispatch a request"): the members whose names
     # hold those words are what the question is about
-    stems = {st for word in terms.words for st in _stems(word)}
+    stems = [stem(word) for word in terms.words]
     for nid, (node, weight) in list(seeds.items()):
         if node.kind not in ("class", "interface") or not stems:
             continue
         members = [
             m
             for m in reader.children(nid)
-            if m.kind in ("method", "function") and stems & set(_NAME_WORDS.findall(m.name.lower()))
+            if m.kind in ("method", "function")
+            and any(same_word(part, st) for part in name_parts(m.name) for st in stems)
         ]
         for m in members[:12]:
             seeds.setdefault(m.id, (m, weight / max(2, len(members))))
@@ -299,15 +298,6 @@ def _boost_flow(reader: Reader, terms: Terms, seeds: dict, scores: dict[str, flo
                 seen.add(target)
                 frontier.append(target)
                 scores[target] = max(scores.get(target, 0.0), base * FLOW_DECAY**depth)
-
-
-def _stems(word: str) -> list[str]:
-    """The word and its plain English stems: ``queued`` → queued, queue; ``streams`` → stream."""
-    out = [word]
-    for suffix, keep in (("ing", ""), ("ed", ""), ("ed", "e"), ("es", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            out.append(word[: -len(suffix)] + keep)
-    return out
 
 
 def rank(
