@@ -157,7 +157,7 @@ def format_text(report: dict) -> str:
             f"{mark:>3} {r['rank'] or '-':>4} {r['chars']:>6} {r['ms']:>6.0f}  "
             f"{r['corpus']}  [{r['split']}] {r['question']}"
         )
-    out.append("\n(m): an answer file is only listed under 'Also relevant', not shown")
+    out.append("\n(m): an answer file is only named under 'Left out', its source not shown")
     for name, t in report["totals"].items():
         if t.get("n"):
             out.append(
