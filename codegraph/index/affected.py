@@ -26,7 +26,7 @@ import posixpath
 import re
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from codegraph.model import OWNER_SOURCE, FileExtraction
 
@@ -189,6 +189,13 @@ def mentions(fx: FileExtraction, lang=None) -> frozenset[str]:
     found.update(_SYMBOLS.findall(text))  # a string with no word character is its own word
     found.discard("")
     return frozenset(found)
+
+
+def interface(fx: FileExtraction) -> FileExtraction:
+    """``fx`` without the references only its own resolution reads (all but extends/implements):
+    what resolving *other* files needs of it, about two thirds of its encoded size (django-sdist:
+    6.6 of 10.2 MB) and half its decoding time."""
+    return replace(fx, refs=[r for r in fx.refs if r.kind in HIERARCHY])
 
 
 def encode_mentions(found: Iterable[str]) -> bytes:

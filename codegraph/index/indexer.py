@@ -378,6 +378,12 @@ def _update(
             if hit is not None and hit[:2] == stats[path]:
                 extractions.append(hit[2])
                 need.discard(path)
+    partial: set[str] = set()  # files read without their own references (see affected.interface)
+    if need and previous:
+        blobs = writer.load_interfaces(conn, need)
+        if len(blobs) == len(need):
+            extractions.extend(cache.decode(data) for data in blobs.values())
+            partial, need = set(need), set()
     if need:
         for path, data in writer.load_cached_data(conn, need).items():
             fx = cache.decode(data)
@@ -397,6 +403,14 @@ def _update(
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
     only, why = _plan(conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions)
+    complete = partial if only is None else partial & only
+    if complete:  # the files to re-resolve need their own references after all
+        full = writer.load_cached_rows(conn, complete)
+        extractions = [cache.decode(full[fx.path]) if fx.path in complete else fx for fx in extractions]
+        if stats is not None:
+            for fx in extractions:
+                if fx.path in complete:
+                    _MEMO[fx.path] = (*stats[fx.path], fx)
     resolution = resolve(extractions, only=only)
     summary.resolution = {
         "mode": "full" if only is None else "incremental",
@@ -431,6 +445,7 @@ def _update(
         resolved=only,
         per_file=resolution.per_file,
         mentions=new_mentions,
+        interfaces={p.path: cache.encode(affected.interface(p.extraction)) for p in parsed},
     )
     summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)

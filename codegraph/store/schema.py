@@ -111,6 +111,12 @@ CREATE TABLE IF NOT EXISTS cgpy_mentions (
     path TEXT PRIMARY KEY,
     data BLOB NOT NULL
 );
+-- per file, its cached extraction without the references only its own resolution reads (what
+-- resolving other files needs of it: codegraph.index.affected.interface), same encoding
+CREATE TABLE IF NOT EXISTS cgpy_interface (
+    path TEXT PRIMARY KEY,
+    data BLOB NOT NULL
+);
 -- per file, what its last resolution left: unresolved counts (summed into cgpy_unresolved) and the
 -- other files whose nodes are sources of its edges (JSON list; re-resolved together)
 CREATE TABLE IF NOT EXISTS cgpy_resolved (

@@ -260,6 +260,14 @@ def load_mentions(conn: sqlite3.Connection) -> dict[str, bytes]:
     return dict(conn.execute("SELECT path, data FROM cgpy_mentions"))
 
 
+def load_interfaces(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:
+    """path → encoded interface (``cgpy_interface``) of those of ``paths`` that have one."""
+    wanted = set(paths)
+    return {
+        path: data for path, data in conn.execute("SELECT path, data FROM cgpy_interface") if path in wanted
+    }
+
+
 def load_resolved(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
     """path → linked files of every file the last runs resolved (``cgpy_resolved``)."""
     return {
@@ -310,6 +318,7 @@ def write_index(
     resolved: Iterable[str] | None = None,
     per_file: dict[str, tuple[str, int, int, tuple[str, ...]]] | None = None,
     mentions: dict[str, bytes] | None = None,
+    interfaces: dict[str, bytes] | None = None,
 ) -> None:
     """Replace the rows of changed and removed files and the edges and unresolved references, in
     one transaction.
@@ -321,6 +330,7 @@ def write_index(
         per_file: ``Resolution.per_file`` of the same files: their unresolved counts (summed into
             the ``cgpy_unresolved`` metadata) and linked files.
         mentions: path → encoded :func:`codegraph.index.affected.mentions` of parsed files.
+        interfaces: path → encoded :func:`codegraph.index.affected.interface` of parsed files.
     """
     ts = now_ms()
     conn.execute("BEGIN IMMEDIATE")
@@ -376,6 +386,10 @@ def write_index(
                 "INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
                 (p.path, p.size, p.mtime_ns, p.content_hash, p.data),
             )
+        _delete_paths(conn, "cgpy_interface", stale)
+        conn.executemany(
+            "INSERT INTO cgpy_interface(path, data) VALUES (?, ?)", sorted((interfaces or {}).items())
+        )
         _delete_paths(conn, "cgpy_mentions", stale)
         conn.executemany(
             "INSERT INTO cgpy_mentions(path, data) VALUES (?, ?)", sorted((mentions or {}).items())
