@@ -473,6 +473,9 @@ def _plan(
 
     if not previous:
         return None, "a first index"
+    max_files = max(INCREMENTAL_MIN_FILES, int(len(extractions) * INCREMENTAL_MAX_SHARE))
+    if len(parsed) + len(removed) > max_files:  # a rebuild, a new cache version, a branch switch
+        return None, f"more than {max_files} files changed"
     mentions_of: dict[str, frozenset[str]] = {}
     need = []
     for fx in extractions:
@@ -517,7 +520,7 @@ def _plan(
         by_path.__getitem__,
         lambda label: module_for(label).self_names,
         linked,
-        max_files=max(INCREMENTAL_MIN_FILES, int(len(extractions) * INCREMENTAL_MAX_SHARE)),
+        max_files=max_files,
     )
     return found.files, found.reason
 

@@ -367,3 +367,72 @@ def test_plan_ignores_positions_no_lookup_reads_and_follows_derived_meanings():
 )
 def test_words_are_case_folded_identifier_runs_or_the_whole_symbol(text, expected):
     assert affected.words(text) == expected
+
+
+def test_many_changed_files_resolve_everything_without_planning(tmp_path):
+    start = {f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(60)}
+    out = run_steps(
+        tmp_path, start, [({f"m{i}.py": f"def g{i}():\n    return {i}\n" for i in range(55)}, "full")]
+    )
+    assert out[0]["reason"] == "more than 50 files changed"
+
+
+def test_an_index_without_resolution_records_falls_back_once_then_syncs_incrementally(tmp_path):
+    import sqlite3
+
+    write(tmp_path, PY)
+    paths = ProjectPaths(tmp_path.resolve())
+    index_project(paths, workers=1)
+    conn = sqlite3.connect(paths.db)
+    with conn:  # as an index written before these tables were filled
+        conn.execute("DELETE FROM cgpy_resolved")
+        conn.execute("DELETE FROM cgpy_mentions")
+        conn.execute("DELETE FROM cgpy_interface")
+    conn.close()
+    write(tmp_path, {"app/other.py": "def unrelated():\n    return 3\n"})
+    first = index_project(paths, workers=1).resolution
+    assert first["mode"] == "full" and "no record" in first["reason"]
+    write(tmp_path, {"app/other.py": "def unrelated():\n    return 4\n"})
+    assert index_project(paths, workers=1).resolution["mode"] == "incremental"
+
+
+def test_an_incremental_sync_leaves_other_files_edge_rows_untouched(tmp_path):
+    write(tmp_path, PY)
+    paths = ProjectPaths(tmp_path.resolve())
+    index_project(paths, workers=1)
+
+    def rows() -> dict[tuple, int]:
+        with Reader(tmp_path) as r:
+            return {
+                tuple(x[1:]): x[0]
+                for x in r.conn.execute(
+                    "SELECT e.id, e.source, e.target, e.kind, e.line FROM edges e JOIN nodes n ON n.id = e.source "
+                    "WHERE n.file_path != 'app/other.py'"
+                )
+            }
+
+    before = rows()
+    write(
+        tmp_path,
+        {"app/other.py": "def unrelated():\n    return 3\n\n\ndef more():\n    return unrelated()\n"},
+    )
+    assert index_project(paths, workers=1).resolution == {"mode": "incremental", "files": 1, "references": 1}
+    assert rows() == before
+
+
+def test_the_interface_kept_for_other_files_lacks_only_their_own_references(tmp_path):
+    from codegraph.index import cache
+
+    write(tmp_path, PY)
+    paths = ProjectPaths(tmp_path.resolve())
+    index_project(paths, workers=1)
+    with Reader(tmp_path) as r:
+        full = cache.decode(
+            r.conn.execute("SELECT data FROM cgpy_extract_cache WHERE path = 'app/leaf.py'").fetchone()[0]
+        )
+        part = cache.decode(
+            r.conn.execute("SELECT data FROM cgpy_interface WHERE path = 'app/leaf.py'").fetchone()[0]
+        )
+    assert {r.kind for r in full.refs} > {"extends"}
+    assert [r.kind for r in part.refs] == ["extends"]
+    assert (part.nodes, part.imports, part.contains) == (full.nodes, full.imports, full.contains)
