@@ -1,10 +1,12 @@
 """Index orchestration: discover → extract (cached per file, in worker processes) → resolve → store.
 
 An unchanged file (same size and mtime; with ``verify_hash`` the same sha256) is not re-read or
-re-parsed: its extraction comes from the cache. Edges are re-resolved for the whole project whenever
-any file changed, because name resolution is global (a new definition can take over references in
-other files). When nothing changed at all, resolution would reproduce the stored edges exactly, so
-the run stops after the comparison.
+re-parsed: its extraction comes from the cache. Name resolution is global (a new definition can take
+over references in other files), so after a change ``codegraph.index.affected`` works out which
+files' references can answer differently and only those are re-resolved, against the whole project
+(issue 12); a change too big for that, or one it cannot bound, re-resolves everything. When nothing
+changed at all, resolution would reproduce the stored edges exactly, so the run stops after the
+comparison.
 """
 
 from __future__ import annotations
@@ -360,7 +362,7 @@ def _update(
     memo: bool,
     phase: Callable[[str, int | None], None],
 ) -> None:
-    """Parse what changed, re-resolve everything, write it all in one transaction."""
+    """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
     stats = all_stats if memo else None
     phase("parsing", len(to_parse))
     clock = time.perf_counter()
