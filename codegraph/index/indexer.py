@@ -2,7 +2,7 @@
 
 An unchanged file (same size and mtime; with ``verify_hash`` the same sha256) is not re-read or
 re-parsed: its extraction comes from the cache. Name resolution is global (a new definition can take
-over references in other files), so after a change ``codegraph.index.affected`` works out which
+over references in other files), so after a change ``codegraph.index.incremental`` works out which
 files' references can answer differently and only those are re-resolved, against the whole project
 (issue 12); a change too big for that, or one it cannot bound, re-resolves everything. When nothing
 changed at all, resolution would reproduce the stored edges exactly, so the run stops after the
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from codegraph import __version__
 from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
-from codegraph.index import affected, cache
+from codegraph.index import cache, incremental
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
 from codegraph.index.encoding import to_utf8
 from codegraph.index.resolve import resolve
@@ -41,7 +41,7 @@ CONTENT_SKIPS = frozenset({"binary", "minified"})  # reasons that hold until the
 # extraction). An extraction is a pure function of a file's bytes, so an entry stays valid as long as
 # size and mtime match the cache row being reused.
 _MEMO: dict[str, tuple[int, int, object]] = {}
-_MENTIONS: dict[str, tuple[int, int, frozenset[str]]] = {}  # the same, for affected.mentions
+_MENTIONS: dict[str, tuple[int, int, frozenset[str]]] = {}  # the same, for incremental.mentions
 # An incremental sync re-resolves at most this share of the files (or this many); beyond, resolving
 # everything costs about the same and needs no bookkeeping.
 INCREMENTAL_MAX_SHARE = 0.5
@@ -380,7 +380,7 @@ def _update(
             if hit is not None and hit[:2] == stats[path]:
                 extractions.append(hit[2])
                 need.discard(path)
-    partial: set[str] = set()  # files read without their own references (see affected.interface)
+    partial: set[str] = set()  # files read without their own references (see incremental.interface)
     if need and previous:
         blobs = writer.load_interfaces(conn, need)
         if len(blobs) == len(need):
@@ -400,7 +400,7 @@ def _update(
     extractions.sort(key=lambda fx: fx.path)
     removed_all = removed + [p for p in skipped if p in previous]
     parsed_mentions = {p.path: _mentions(p.extraction, stats) for p in parsed}
-    new_mentions = {path: affected.encode_mentions(found) for path, found in parsed_mentions.items()}
+    new_mentions = {path: incremental.encode_mentions(found) for path, found in parsed_mentions.items()}
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
@@ -447,7 +447,7 @@ def _update(
         resolved=only,
         per_file=resolution.per_file,
         mentions=new_mentions,
-        interfaces={p.path: cache.encode(affected.interface(p.extraction)) for p in parsed},
+        interfaces={p.path: cache.encode(incremental.interface(p.extraction)) for p in parsed},
     )
     summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)
@@ -459,7 +459,7 @@ def _update(
 def _mentions(fx, stats: dict[str, tuple[int, int]] | None) -> frozenset[str]:
     from codegraph.index.languages import module_for
 
-    found = affected.mentions(fx, module_for(fx.language))
+    found = incremental.mentions(fx, module_for(fx.language))
     if stats is not None and fx.path in stats:
         _MENTIONS[fx.path] = (*stats[fx.path], found)
     return found
@@ -468,7 +468,7 @@ def _mentions(fx, stats: dict[str, tuple[int, int]] | None) -> frozenset[str]:
 def _plan(
     conn, parsed, removed, previous, extractions, stats, parsed_mentions, new_mentions
 ) -> tuple[set[str] | None, str]:
-    """The files to re-resolve (issue 12, ``codegraph.index.affected``), or None and why all.
+    """The files to re-resolve (issue 12, ``codegraph.index.incremental``), or None and why all.
     Mentions missing from the index (one written before they were recorded) are added to
     ``new_mentions``, so the next sync can be incremental."""
     from codegraph.index.languages import module_for
@@ -492,12 +492,12 @@ def _plan(
         blobs = writer.load_mentions(conn)
         for fx in need:
             if fx.path in blobs:
-                mentions_of[fx.path] = affected.decode_mentions(blobs[fx.path])
+                mentions_of[fx.path] = incremental.decode_mentions(blobs[fx.path])
                 if stats is not None:
                     _MENTIONS[fx.path] = (*stats[fx.path], mentions_of[fx.path])
             else:
                 mentions_of[fx.path] = _mentions(fx, stats)
-                new_mentions[fx.path] = affected.encode_mentions(mentions_of[fx.path])
+                new_mentions[fx.path] = incremental.encode_mentions(mentions_of[fx.path])
     if stats is not None:
         for path in set(_MENTIONS) - set(stats):
             del _MENTIONS[path]
@@ -516,7 +516,7 @@ def _plan(
         for other in others:
             linked.setdefault(path, set()).add(other)
             linked.setdefault(other, set()).add(path)
-    found = affected.plan(
+    found = incremental.plan(
         changed,
         mentions_of,
         by_path.__getitem__,

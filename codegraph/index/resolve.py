@@ -713,7 +713,7 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
     Args:
         files: every file of the project (lookups see all of them).
         only: resolve just these files' references (incremental resolution, issue 12: the files
-            ``codegraph.index.affected.plan`` found); None for all. The bases of every class are
+            ``codegraph.index.incremental.plan`` found); None for all. The bases of every class are
             still resolved, since member lookups through inheritance need them.
 
     Returns:

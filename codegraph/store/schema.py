@@ -106,13 +106,13 @@ CREATE TABLE IF NOT EXISTS cgpy_skipped (
     mtime_ns INTEGER
 );
 -- incremental resolution (issue 12): per file, the words its resolution can look up (zlib of
--- newline-joined words, codegraph.index.affected.mentions), written with its extraction
+-- newline-joined words, codegraph.index.incremental.mentions), written with its extraction
 CREATE TABLE IF NOT EXISTS cgpy_mentions (
     path TEXT PRIMARY KEY,
     data BLOB NOT NULL
 );
 -- per file, its cached extraction without the references only its own resolution reads (what
--- resolving other files needs of it: codegraph.index.affected.interface), same encoding
+-- resolving other files needs of it: codegraph.index.incremental.interface), same encoding
 CREATE TABLE IF NOT EXISTS cgpy_interface (
     path TEXT PRIMARY KEY,
     data BLOB NOT NULL

@@ -329,8 +329,8 @@ def write_index(
             None: ``edges`` and ``unresolved`` are the whole project's.
         per_file: ``Resolution.per_file`` of the same files: their unresolved counts (summed into
             the ``cgpy_unresolved`` metadata) and linked files.
-        mentions: path → encoded :func:`codegraph.index.affected.mentions` of parsed files.
-        interfaces: path → encoded :func:`codegraph.index.affected.interface` of parsed files.
+        mentions: path → encoded :func:`codegraph.index.incremental.mentions` of parsed files.
+        interfaces: path → encoded :func:`codegraph.index.incremental.interface` of parsed files.
     """
     ts = now_ms()
     conn.execute("BEGIN IMMEDIATE")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from codegraph.index import affected
+from codegraph.index import incremental
 from codegraph.index.indexer import index_project
 from codegraph.model import FileExtraction, Node
 from codegraph.paths import ProjectPaths
@@ -344,7 +344,7 @@ def _node(path: str, name: str, line: int, **kw) -> Node:
 def test_plan_ignores_positions_no_lookup_reads_and_follows_derived_meanings():
     a_old = _fx("a.py", [_node("a.py", "make", 1, return_type="Baz")])
     a_new = _fx("a.py", [_node("a.py", "make", 1, return_type="Baz", docstring="now documented")])
-    plan = affected.plan(
+    plan = incremental.plan(
         {"a.py": (a_old, a_new)}, {"a.py": frozenset()}, lambda p: a_new, lambda _: (), {}, 10
     )
     assert plan.files == {"a.py"} and plan.words == set()
@@ -358,7 +358,7 @@ def test_plan_ignores_positions_no_lookup_reads_and_follows_derived_meanings():
         "c.py": frozenset({"other"}),
     }
     by_path = {"z.py": baz_new, "a.py": a_new, "b.py": _fx("b.py", []), "c.py": _fx("c.py", [])}
-    plan = affected.plan({"z.py": (baz_old, baz_new)}, mentions, by_path.__getitem__, lambda _: (), {}, 10)
+    plan = incremental.plan({"z.py": (baz_old, baz_new)}, mentions, by_path.__getitem__, lambda _: (), {}, 10)
     assert plan.files == {"z.py", "a.py", "b.py"}
 
 
@@ -366,7 +366,7 @@ def test_plan_ignores_positions_no_lookup_reads_and_follows_derived_meanings():
     "text,expected", [("getHTTP_code", {"gethttp_code"}), ("<<", {"<<"}), ("a.b::C", {"a", "b", "c"})]
 )
 def test_words_are_case_folded_identifier_runs_or_the_whole_symbol(text, expected):
-    assert affected.words(text) == expected
+    assert incremental.words(text) == expected
 
 
 def test_many_changed_files_resolve_everything_without_planning(tmp_path):
