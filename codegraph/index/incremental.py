@@ -27,6 +27,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from codegraph.model import OWNER_SOURCE, FileExtraction
 
@@ -36,15 +37,17 @@ _SYMBOLS = re.compile(r"^[^\w\n]+$", re.MULTILINE)
 HIERARCHY = frozenset({"extends", "implements"})
 
 
-def words(text: str | None) -> set[str]:
-    """Case-folded words of ``text``; the whole string (folded) when it has no word character."""
+@lru_cache(maxsize=1 << 16)
+def words(text: str | None) -> frozenset[str]:
+    """Case-folded words of ``text``; the whole string (folded) when it has no word character.
+    Cached: the same names recur across a file's facts and across files."""
     if not text:
-        return set()
-    found = {w.lower() for w in _WORD.findall(text)}
-    return found or {text.lower()}
+        return frozenset()
+    found = frozenset(w.lower() for w in _WORD.findall(text))
+    return found or frozenset({text.lower()})
 
 
-def path_words(path: str) -> set[str]:
+def path_words(path: str) -> frozenset[str]:
     """The words a module lookup of ``path`` can be keyed by: its file name without the extension
     (``views`` of ``shop/views.py``) and its directory's name (``shop``: a package, a Go or Java
     directory, ``index.ts`` / ``__init__.py`` / ``mod.rs`` reached by their folder)."""
@@ -74,10 +77,8 @@ def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
     out: list[Fact] = []
 
     def add(key: tuple, subjects, *strings: str | None) -> None:
-        mention: set[str] = set()
-        for s in strings:
-            mention |= words(s)
-        out.append(Fact(key, None if subjects is None else frozenset(subjects - skip), frozenset(mention)))
+        mention = frozenset().union(*map(words, strings))
+        out.append(Fact(key, None if subjects is None else frozenset(subjects - skip), mention))
 
     for n in fx.nodes:
         if n.kind == "file":
@@ -103,7 +104,7 @@ def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
         )
         add(
             key,
-            set() if n.id in unnamed else words(n.name),
+            frozenset() if n.id in unnamed else words(n.name),
             n.name,
             n.qualified_name,
             n.signature,
@@ -112,7 +113,7 @@ def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
             *(n.type_parameters or ()),
         )
     for parent, child in fx.contains:
-        subjects = set() if child in unnamed else words(name_of.get(child))
+        subjects = frozenset() if child in unnamed else words(name_of.get(child))
         add(("c", parent, child), subjects, name_of.get(parent), name_of.get(child))
     for b in fx.imports:
         # a star or bare import can bring in any name: its readers are not bounded by words

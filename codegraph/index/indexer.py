@@ -292,6 +292,10 @@ def _index_once(
                     conn, [p for p in reuse_set if _MEMO.get(p, (None, None))[:2] != stats[p]]
                 ).items():
                     _MEMO[path] = (*stats[path], cache.decode(data))
+                cold = [p for p in reuse_set if _MENTIONS.get(p, (None, None))[:2] != stats[p]]
+                for path, data in writer.load_mentions(conn).items() if cold else ():
+                    if path in stats and path in cold:
+                        _MENTIONS[path] = (*stats[path], incremental.decode_mentions(data))
             _check_still_there(paths, identity)
             summary.seconds = time.perf_counter() - started
             return summary
