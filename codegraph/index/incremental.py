@@ -224,6 +224,8 @@ def plan(
     self_names: Callable[[str], Iterable[str]],
     linked: dict[str, set[str]],
     max_files: int,
+    project_wide: Callable[[FileExtraction], frozenset[str]] = lambda fx: frozenset(),
+    module_names: Callable[[FileExtraction], frozenset[str]] = lambda fx: frozenset(),
 ) -> Plan:
     """The files whose references can resolve differently after ``changed``.
 
@@ -235,16 +237,37 @@ def plan(
         linked: path → files whose edges rows share sources with it (a member or ``extends`` written
             away from its type): re-resolving one means re-resolving the others.
         max_files: more files than this → re-resolve everything (``files`` None).
+        project_wide: a file's part in an inference over the whole project (its language's
+            ``project_wide``): a change to the project's union of those re-resolves everything.
+        module_names: names its language also looks a file up by as a module (``module_names``).
 
     Returns:
         A :class:`Plan`; ``files`` includes every changed file still in the project.
     """
+    gone: set[str] = set()
+    came: set[str] = set()
+    for old, new in changed.values():
+        before = project_wide(old) if old is not None else frozenset()
+        after = project_wide(new) if new is not None else frozenset()
+        gone |= before - after
+        came |= after - before
+    if gone or came:
+        others: set[str] = set()
+        for path in mentions_of:
+            if path not in changed:
+                others |= project_wide(extraction(path))
+        after_all = others.union(*(project_wide(n) for _, n in changed.values() if n is not None))
+        if (came - others) or (gone - after_all):
+            return Plan(None, "a project-wide inference reads a changed import or package")
     subjects: set[str] = set()
     for path, (old, new) in changed.items():
         before = {f.key: f for f in facts(old, self_names(old.language))} if old is not None else {}
         after = {f.key: f for f in facts(new, self_names(new.language))} if new is not None else {}
         if (old is None) != (new is None) or (old is not None and old.language != new.language):
             subjects |= path_words(path)
+            for fx in (old, new):
+                for name in module_names(fx) if fx is not None else ():
+                    subjects |= words(name)
         for key in before.keys() ^ after.keys():
             fact = before.get(key) or after[key]
             if fact.subjects is EVERYTHING:

@@ -527,6 +527,8 @@ def _plan(
         lambda label: module_for(label).self_names,
         linked,
         max_files=max_files,
+        project_wide=lambda fx: module_for(fx.language).project_wide(fx),
+        module_names=lambda fx: module_for(fx.language).module_names(fx.path),
     )
     return found.files, found.reason
 

@@ -189,7 +189,18 @@ def test_go_same_package_calls_and_methods_written_away_from_their_type(tmp_path
             ({"pkg/t.go": "package pkg\n\ntype T2 struct{}\n"}, "incremental"),
             ({"pkg/t.go": "package pkg\n\ntype T struct{}\n"}, "incremental"),
             ({"pkg/m.go": None}, "incremental"),
-            ({"pkg/c.go": "package other\n\nfunc Helper() int { return 3 }\n"}, "incremental"),
+            # a file of another package in pkg/ changes what the module-path vote sees: all re-resolved
+            ({"pkg/c.go": "package other\n\nfunc Helper() int { return 3 }\n"}, "full"),
+            ({"pkg/c.go": None}, "full"),
+            # an import path no other file has may change the inferred module path of every import
+            (
+                {
+                    "pkg/b.go": 'package pkg\n\nimport "example.com/m/other"\n\nfunc Use() int { return Helper() }\n'
+                },
+                "full",
+            ),
+            ({"pkg/b.go": "package pkg\n\nfunc Use() int { return Helper2() }\n"}, "full"),
+            ({"pkg/b.go": "package pkg\n\nfunc Use() int { return Helper() }\n"}, "incremental"),
         ],
     )
     assert ("Use", "Helper", "pkg/a.go") not in edge_names(tmp_path / "live", "calls")
@@ -285,6 +296,24 @@ def test_php_namespaces(tmp_path):
             ({"src/Base.php": start["src/Base.php"].replace("function run", "function walk")}, "incremental"),
         ],
     )
+
+
+def test_rust_a_crate_that_appears_and_disappears(tmp_path):
+    # read from the code: b's ``use util_kit::helper`` names crate util_kit, the folder above its src/
+    start = {
+        "util-kit/src/lib.rs": "pub fn helper() -> i32 {\n    1\n}\n",
+        "app/src/main.rs": "use util_kit::helper;\n\nfn main() {\n    helper();\n}\n",
+        "lone/src/lib.rs": "pub fn lone() -> i32 {\n    0\n}\n",
+    }
+    run_steps(
+        tmp_path,
+        start,
+        [
+            ({"util-kit/src/lib.rs": None}, "incremental"),
+            ({"util-kit/src/lib.rs": start["util-kit/src/lib.rs"]}, "incremental"),
+        ],
+    )
+    assert ("main", "helper", "util-kit/src/lib.rs") in edge_names(tmp_path / "live", "calls")
 
 
 def test_typescript_re_export_barrels(tmp_path):

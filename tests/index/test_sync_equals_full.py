@@ -99,6 +99,7 @@ LANGUAGES = {
             "class Circle\n  def extra\n    area\n  end\nend\n",
         ],
     ),
+    "rust": ("rust", ".rs", ["pub fn helper() -> i32 { 1 }\n", "pub fn use_helper() -> i32 { helper() }\n"]),
     "php": (
         "php",
         ".php",
@@ -134,8 +135,9 @@ def apply(root: Path, op: tuple[str, int, int], counter: list[int], suffix: str,
 
 
 # the fallbacks a sync may take on these edits: a star import (``export *``, C# ``using``, Java
-# ``import a.*``) reading a changed name, or more files to re-resolve than is worth it
-ALLOWED_FALLBACKS = ("star or bare import", "star import reads", "more than")
+# ``import a.*``) reading a changed name, a project-wide inference (Go's module path) seeing a
+# changed import or package, or more files to re-resolve than is worth it
+ALLOWED_FALLBACKS = ("star or bare import", "star import reads", "more than", "project-wide inference")
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
