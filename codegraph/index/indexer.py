@@ -385,11 +385,14 @@ def _update(
                 extractions.append(hit[2])
                 need.discard(path)
     partial: set[str] = set()  # files read without their own references (see incremental.interface)
+    backfill: set[str] = set()  # files whose interface row is missing (an index from before them)
     if need and previous:
         blobs = writer.load_interfaces(conn, need)
         if len(blobs) == len(need):
             extractions.extend(cache.decode(data) for data in blobs.values())
             partial, need = set(need), set()
+        else:
+            backfill = need - set(blobs)
     if need:
         for path, data in writer.load_cached_data(conn, need).items():
             fx = cache.decode(data)
@@ -408,7 +411,9 @@ def _update(
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    only, why = _plan(conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions)
+    only, why = _plan(
+        conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions, partial
+    )
     complete = partial if only is None else partial & only
     if complete:  # the files to re-resolve need their own references after all
         full = writer.load_cached_rows(conn, complete)
@@ -451,7 +456,10 @@ def _update(
         resolved=only,
         per_file=resolution.per_file,
         mentions=new_mentions,
-        interfaces={p.path: cache.encode(incremental.interface(p.extraction)) for p in parsed},
+        interfaces={
+            fx.path: cache.encode(incremental.interface(fx))
+            for fx in [*(p.extraction for p in parsed), *(fx for fx in extractions if fx.path in backfill)]
+        },
     )
     summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)
@@ -470,7 +478,7 @@ def _mentions(fx, stats: dict[str, tuple[int, int]] | None) -> frozenset[str]:
 
 
 def _plan(
-    conn, parsed, removed, previous, extractions, stats, parsed_mentions, new_mentions
+    conn, parsed, removed, previous, extractions, stats, parsed_mentions, new_mentions, partial
 ) -> tuple[set[str] | None, str]:
     """The files to re-resolve (issue 12, ``codegraph.index.incremental``), or None and why all.
     Mentions missing from the index (one written before they were recorded) are added to
@@ -499,6 +507,8 @@ def _plan(
                 mentions_of[fx.path] = incremental.decode_mentions(blobs[fx.path])
                 if stats is not None:
                     _MENTIONS[fx.path] = (*stats[fx.path], mentions_of[fx.path])
+            elif fx.path in partial:  # read without its references: its mentions cannot be worked out
+                return None, f"{fx.path} has no recorded mentions"
             else:
                 mentions_of[fx.path] = _mentions(fx, stats)
                 new_mentions[fx.path] = incremental.encode_mentions(mentions_of[fx.path])

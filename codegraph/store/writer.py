@@ -388,7 +388,8 @@ def write_index(
             )
         _delete_paths(conn, "cgpy_interface", stale)
         conn.executemany(
-            "INSERT INTO cgpy_interface(path, data) VALUES (?, ?)", sorted((interfaces or {}).items())
+            "INSERT OR REPLACE INTO cgpy_interface(path, data) VALUES (?, ?)",
+            sorted((interfaces or {}).items()),
         )
         _delete_paths(conn, "cgpy_mentions", stale)
         conn.executemany(

@@ -423,6 +423,9 @@ def test_an_index_without_resolution_records_falls_back_once_then_syncs_incremen
     assert first["mode"] == "full" and "no record" in first["reason"]
     write(tmp_path, {"app/other.py": "def unrelated():\n    return 4\n"})
     assert index_project(paths, workers=1).resolution["mode"] == "incremental"
+    with Reader(tmp_path) as r:  # and the rows it lacked are back
+        for table in ("cgpy_resolved", "cgpy_mentions", "cgpy_interface"):
+            assert r.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == len(PY), table
 
 
 def test_an_incremental_sync_leaves_other_files_edge_rows_untouched(tmp_path):
