@@ -5,10 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
+from typing import Any
 
 from codegraph.model import Node
 from codegraph.paths import quote_path
-from codegraph.query import affected, basic, explore, file_view, graph
+from codegraph.query import affected, explore, file_view
+from codegraph.query.files import FilesResult
+from codegraph.query.impact import ImpactResult
+from codegraph.query.node import NodeResult
+from codegraph.query.relations import RelationResult
+from codegraph.query.search import SearchResult
+from codegraph.query.status import StatusResult
+from codegraph.query.trace import MAX_TRACE_DEPTH, TraceResult
 
 
 def to_data(result) -> dict:
@@ -46,7 +55,7 @@ def render(result) -> str:
     return fn(result)
 
 
-def _relation(r: graph.RelationResult) -> str:
+def _relation(r: RelationResult) -> str:
     out = []
     verb = "called by" if r.operation == "callers" else "calls"
     multiple = len(r.groups) > 1
@@ -88,7 +97,7 @@ def _runs(rows: list[str]) -> list[tuple[str, int]]:
     return out
 
 
-def _impact(r: graph.ImpactResult) -> str:
+def _impact(r: ImpactResult) -> str:
     out = [f"Blast radius of {', '.join(_name(d) for d in r.definitions)}:"]
     if not r.by_depth:
         out.append("  nothing in the project reaches it (no resolved callers, subclasses or references)")
@@ -103,7 +112,7 @@ def _impact(r: graph.ImpactResult) -> str:
     return "\n".join(out)
 
 
-def _trace(r: graph.TraceResult) -> str:
+def _trace(r: TraceResult) -> str:
     if not r.path and r.reverse_exists:
         return (
             f"No call path from '{r.start}' to '{r.end}', but '{r.end}' reaches '{r.start}': swap them "
@@ -113,7 +122,7 @@ def _trace(r: graph.TraceResult) -> str:
         return (
             f"No call path from '{r.start}' to '{r.end}' within {r.max_depth} calls: the search stopped at "
             f"the depth limit with calls left to follow ({r.searched} symbols reached). Raise the limit "
-            f"(`--max-depth`, MCP `maxDepth`; at most {graph.MAX_TRACE_DEPTH}) to search further."
+            f"(`--max-depth`, MCP `maxDepth`; at most {MAX_TRACE_DEPTH}) to search further."
         )
     if not r.path:
         return (
@@ -127,7 +136,7 @@ def _trace(r: graph.TraceResult) -> str:
     return "\n".join(out)
 
 
-def _search(r: basic.SearchResult) -> str:
+def _search(r: SearchResult) -> str:
     if not r.hits:
         return f"No symbol matches '{r.query}'."
     return "\n".join(
@@ -135,7 +144,7 @@ def _search(r: basic.SearchResult) -> str:
     )
 
 
-def _files(r: basic.FilesResult) -> str:
+def _files(r: FilesResult) -> str:
     out = [f"{quote_path(f['path'])}  ({f['language']}, {f['symbols']} symbols)" for f in r.files]
     if r.total > len(r.files):
         out.append(f"… {r.total - len(r.files)} more (raise --limit)")
@@ -146,7 +155,7 @@ def _files(r: basic.FilesResult) -> str:
     return "\n".join(out)
 
 
-def _status(r: basic.StatusResult) -> str:
+def _status(r: StatusResult) -> str:
     c = r.counts
     m = r.metadata
     out = [
@@ -212,7 +221,7 @@ def _status(r: basic.StatusResult) -> str:
     return "\n".join(out)
 
 
-def _node(r: basic.NodeResult) -> str:
+def _node(r: NodeResult) -> str:
     d = r.definition
     head = f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line}"
     if d.signature:
@@ -284,14 +293,14 @@ def _context(r: explore.ContextResult) -> str:
     return "\n".join(out)
 
 
-_RENDERERS = {
-    graph.RelationResult: _relation,
-    graph.ImpactResult: _impact,
-    graph.TraceResult: _trace,
-    basic.SearchResult: _search,
-    basic.FilesResult: _files,
-    basic.StatusResult: _status,
-    basic.NodeResult: _node,
+_RENDERERS: dict[type, Callable[[Any], str]] = {
+    RelationResult: _relation,
+    ImpactResult: _impact,
+    TraceResult: _trace,
+    SearchResult: _search,
+    FilesResult: _files,
+    StatusResult: _status,
+    NodeResult: _node,
     explore.ExploreResult: _explore,
     explore.ContextResult: _context,
     file_view.FileViewResult: file_view.render_file_view,

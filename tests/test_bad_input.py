@@ -15,7 +15,9 @@ from codegraph.config import load_config
 from codegraph.errors import ConfigUnparsable
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query import basic, explore, graph
+from codegraph.query import explore
+from codegraph.query.relations import callers
+from codegraph.query.status import status
 from codegraph.render import render
 from codegraph.store.reader import Reader
 from tests.conftest import copy_fixture
@@ -37,8 +39,8 @@ def test_a_fifo_swapped_in_for_an_indexed_file_does_not_hang_queries(tmp_path):
 
     def run() -> None:
         with Reader(root) as reader:
-            done["status"] = basic.status(reader)
-            done["callers"] = graph.callers(reader, "Collector.add")
+            done["status"] = status(reader)
+            done["callers"] = callers(reader, "Collector.add")
             done["explore"] = render(explore.explore(reader, "Collector.add"))
 
     worker = threading.Thread(target=run, daemon=True)
@@ -108,7 +110,7 @@ def test_status_is_fresh_when_only_skipped_binary_or_minified_files_exist(tmp_pa
     (tmp_path / "deep.py").write_text("def f():\n" + "".join(" " * 900 + "x = 1\n" for _ in range(20)))
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
     with Reader(tmp_path) as reader:
-        result = basic.status(reader)
+        result = status(reader)
         assert result.added == [] and result.modified == []
         assert "deep.py" in reader.indexed_paths()  # deep indentation is not minification
 

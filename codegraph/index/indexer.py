@@ -27,8 +27,8 @@ from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
 from codegraph.index import cache, incremental
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
-from codegraph.index.encoding import to_utf8
 from codegraph.index.resolve import resolve
+from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
 from codegraph.store.db import connect_writer, damage, move_aside
@@ -100,15 +100,6 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
     fx = extract(path, text, language, grammar)
     return path, digest, cache.encode(fx), None, len(data), mtime_ns
-
-
-def source_utf8(data: bytes, language: str | None) -> bytes:
-    """A source file's bytes as the UTF-8 text extraction and display work on (BOMs, UTF-16/32, a
-    declared codec; issue 9). Columns are byte offsets into this text."""
-    from codegraph.index.languages import module_for
-
-    declared = module_for(language).declared_encoding(data) if language else None  # Python: PEP 263
-    return to_utf8(data, declared)
 
 
 def _hash_file(path: str) -> str:
@@ -224,7 +215,13 @@ def _index_once(
     root = paths.root
     config = load_config(root)
     phase("discovering", None)
-    found = discover(root, max_bytes=max_bytes, exclude=config.exclude, include=config.include)
+    found = discover(
+        root,
+        max_bytes=max_bytes,
+        exclude=config.exclude,
+        include=config.include,
+        extensions=config.extensions,
+    )
     summary_phases = {"discover": time.perf_counter() - started}
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
@@ -237,6 +234,8 @@ def _index_once(
         stale_cache = cache_version is None or cache_version[0] != cache.CACHE_VERSION
         cached = {} if full or stale_cache else writer.load_cache(conn)
         previous = writer.indexed_paths(conn)
+        # a file whose language changed (a codegraph.json ``extensions`` edit) is parsed again
+        indexed_language = writer.indexed_languages(conn)
         current = {f.path: f for f in found.files}
         to_parse: list[SourceFile] = []
         reuse: list[str] = []
@@ -248,7 +247,12 @@ def _index_once(
         for f in found.files:
             hit = cached.get(f.path)
             prev = prev_skips.get(f.path)
-            if hit is not None and hit[0] == f.size and hit[1] == f.mtime_ns and f.path in previous:
+            if (
+                hit is not None
+                and hit[0] == f.size
+                and hit[1] == f.mtime_ns
+                and indexed_language.get(f.path) == f.language
+            ):
                 if verify_hash and _hash_file(str(root / f.path)) != hit[2]:
                     to_parse.append(f)
                 else:

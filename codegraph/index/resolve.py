@@ -33,6 +33,9 @@ TYPE_TARGETS = frozenset(
     }
 )
 CONSTRUCTIBLE = frozenset({"class", "struct"})
+# A single-file component (.vue, .svelte, .astro) is a node too: using one in a template is an
+# ``instantiates`` edge, and its script's definitions are the file's top-level names (issue 13).
+COMPONENT = "component"
 BARE_CALL_TARGETS = frozenset({"function"}) | CONSTRUCTIBLE
 # Kinds a receiver like ``self``/``this`` can mean: the innermost enclosing type.
 ENCLOSING_TYPES = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
@@ -123,7 +126,11 @@ class _Project:
                 if node.kind == "import":
                     continue
                 self.children[parent][node.name].append(node)
-                if parent == file_id and child not in owned:
+                module_scope = parent == file_id or (
+                    getattr(self.nodes.get(parent), "kind", None) == COMPONENT
+                    and self.parent.get(parent) == file_id
+                )
+                if module_scope and child not in owned:
                     top[node.name].append(node)
                     if node.kind in TYPE_TARGETS or node.kind == "function":
                         self.global_by_name[node.name].append(node)
@@ -272,7 +279,7 @@ class _Project:
                     continue
                 node = self.nodes[nid]
                 old = self.parent.get(nid)
-                if old == file_id:
+                if old is not None:
                     same = self.top[path].get(node.name, [])
                     if node in same:
                         same.remove(node)
@@ -818,7 +825,7 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
                 continue
             if ref.kind in ("references", "value"):
                 kind = "references"
-            elif target.kind in TYPE_TARGETS:
+            elif target.kind in TYPE_TARGETS or target.kind == COMPONENT:
                 kind = "instantiates"
             else:
                 kind = "calls"

@@ -25,15 +25,17 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from codegraph import bounds
 from codegraph.errors import SourceUnavailable
+from codegraph.index import source
+from codegraph.index.drift import changed_files, current_span
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
-from codegraph.query.freshness import changed_files, current_span
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
 WALK_KINDS = ("calls", "instantiates", "extends", "implements", "references")
-HARD_CEILING = 25_000
+HARD_CEILING = bounds.EXPLORE_BUDGET.high
 RESTART = 0.3
 CALLER_WEIGHT = 0.35
 FORWARD_HOPS = 5
@@ -398,8 +400,8 @@ def _is_generated(reader: Reader, path: str) -> bool:
     if stamp is not None and known is not None and known[0] == stamp:
         return known[1]
     try:
-        head = reader.read_source(path)[:600]
-    except Exception:  # noqa: BLE001 - an unreadable file is simply not known to be generated
+        head = source.read_text(reader.root, path)[:600]
+    except Exception:
         head = ""
     generated = is_generated_path(path, head)
     if stamp is not None:
@@ -555,7 +557,7 @@ def _fit(result: ExploreResult) -> None:
 
 def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:
     """A call path between the first two named seeds that connect (either direction)."""
-    from codegraph.query.graph import trace
+    from codegraph.query.trace import trace
 
     named = [
         n
@@ -608,11 +610,11 @@ def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str
     candidates: list[tuple[float, str, int, int, str]] = []  # (score, path, start, end, label)
     for fs in files:
         try:
-            lines = reader.read_source(fs.path).split("\n")
+            lines = source.read_text(reader.root, fs.path).split("\n")
         except SourceUnavailable as exc:
             unavailable[fs.path] = exc.reason
             continue
-        except Exception:  # noqa: BLE001 - refused (a secret, not a regular file): listed, not shown
+        except Exception:
             continue
         numbered[fs.path] = [f"{i}\t{ln}" for i, ln in enumerate(lines, 1)]
         if len(lines) <= WHOLE_FILE_LINES:

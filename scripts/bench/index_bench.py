@@ -22,8 +22,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _corpora import corpus_dir  # noqa: E402
-from _measure import measure  # noqa: E402
+from _corpora import corpus_dir
+from _measure import measure
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
@@ -32,8 +32,6 @@ from codegraph.index.languages import language_for, module_for  # noqa: E402
 SHARED = REPO.parent / "shared"
 CODEGRAPH = [sys.executable, "-m", "codegraph"]
 REFERENCE = ["bash", str(SHARED / "reference" / "reference-cli.sh")]
-
-
 
 
 def counts(root: Path) -> tuple[int, int, int]:
@@ -59,7 +57,8 @@ def edit_one(root: Path) -> str:
     label, files = max(by_label.items(), key=lambda kv: len(kv[1]))
     target = files[len(files) // 2]
     with target.open("a", encoding="utf-8", errors="replace") as f:
-        f.write(f"\n{module_for(label).line_comment} edited by index_bench\n")
+        lang = module_for(label)
+        f.write(f"\n{lang.line_comment} edited by index_bench{lang.comment_end}\n")
     return target.relative_to(root).as_posix()
 
 

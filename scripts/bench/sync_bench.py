@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _corpora import corpus_dir  # noqa: E402
-from _measure import measure  # noqa: E402
+from _corpora import corpus_dir
+from _measure import measure
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -7,6 +7,12 @@ builtins, receiver names…) and answers the resolver's questions by overriding 
 below. Nothing outside ``codegraph/index/languages/`` names a language: the extractor driver
 (``codegraph.index.extract``) and the resolver (``codegraph.index.resolve``) only call these hooks.
 
+A language whose files embed code of another (a single-file component's ``<script>``) is a host:
+its extractor declares each block with ``Extractor.embed(label, syntax_node, into)`` and the driver
+extracts the block with that registered language's extractor, on the file's own lines and columns,
+under the host's label (see ``codegraph.index.extract``). The host module answers resolution for the
+whole file, so it usually subclasses the guest's module (``_component.py`` subclasses ECMAScript).
+
 Hooks that take ``project`` receive the resolver's project view (``resolve._Project``): its
 ``files`` (path → FileExtraction), ``top`` (path → top-level name → nodes), ``lang_state`` (a dict
 a language may fill in :meth:`prepare`) and helpers such as ``files_in_dir``.
@@ -53,6 +59,8 @@ class LanguageModule:
         generated_suffixes: file-name suffixes of generated files.
         line_comment: what starts a line comment (``//``; ``#`` in Python and Ruby); the index
             benchmark appends one to edit a file.
+        comment_end: what closes that comment when the language has no line comments (`` -->``
+            after ``<!--`` in a component's markup); empty otherwise.
         name: the language's display name (README table, status).
         extracts / resolution: one line each for the README's language table (generated from the
             registry by scripts/languages_table.py): what symbols and references are extracted,
@@ -82,6 +90,7 @@ class LanguageModule:
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()
     line_comment: ClassVar[str] = "//"
+    comment_end: ClassVar[str] = ""
     extractor: ClassVar[type[Extractor]]
 
     def __init__(self) -> None:

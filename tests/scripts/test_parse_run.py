@@ -9,7 +9,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "agent-eval" / "parse_run.py"
-STREAM = Path(__file__).parent / "data" / "claude-stream-read-then-explore.jsonl"
+STREAM = REPO / "tests" / "installer" / "data" / "claude-stream-read-then-explore.jsonl"
 
 
 def test_parse_run_counts_reads_codegraph_calls_hooks_turns_tokens_and_cost():
