@@ -468,3 +468,47 @@ def test_the_interface_kept_for_other_files_lacks_only_their_own_references(tmp_
     assert {r.kind for r in full.refs} > {"extends"}
     assert [r.kind for r in part.refs] == ["extends"]
     assert (part.nodes, part.imports, part.contains) == (full.nodes, full.imports, full.contains)
+
+
+def _language_files(root: Path, label: str) -> list[Path]:
+    from codegraph.index.languages import language_for
+
+    return sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file()
+        and ".codegraph" not in p.parts
+        and (language_for(p.relative_to(root).as_posix()) or ("",))[0] == label
+    )
+
+
+def _labels() -> list[str]:
+    from codegraph.index.languages import all_languages
+
+    return sorted(lang.label for lang in all_languages())
+
+
+@pytest.mark.parametrize("label", _labels())
+def test_every_language_fixture_syncs_to_the_fresh_index_after_an_edit_a_copy_and_a_delete(tmp_path, label):
+    from codegraph.index.languages import module_for
+    from tests.conftest import FIXTURES
+
+    live = tmp_path / "live"
+    shutil.copytree(FIXTURES / "repos" / label, live)
+    paths = ProjectPaths(live.resolve())
+    index_project(paths, workers=1)
+    files = _language_files(live, label)
+    target, other = files[len(files) // 2], files[0]
+    comment = module_for(label).line_comment
+    with target.open("a") as fh:  # a comment: nothing another file looks up changes
+        fh.write(f"\n{comment} edited\n")
+    summary = index_project(paths, workers=1)
+    assert summary.resolution["mode"] == "incremental" and summary.resolution["files"] >= 1
+    assert full_graph(live) == fresh_graph(live, tmp_path)
+    copy = other.with_name("copied_" + other.name)  # every definition of ``other`` now twice
+    copy.write_bytes(other.read_bytes())
+    index_project(paths, workers=1)
+    assert full_graph(live) == fresh_graph(live, tmp_path)
+    other.unlink()  # and then only in the copy
+    index_project(paths, workers=1)
+    assert full_graph(live) == fresh_graph(live, tmp_path)
