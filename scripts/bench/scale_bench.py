@@ -53,8 +53,22 @@ def linux() -> Path:
         out.mkdir(parents=True)
         with tarfile.open(tarball) as tar:
             tar.extractall(out, filter="data")
+    tree = next(p for p in out.iterdir() if p.is_dir())
+    _drop_debian_ignore(tree / ".gitignore")
     (out / ".complete").write_text("")
-    return next(p for p in out.iterdir() if p.is_dir())
+    return tree
+
+
+def _drop_debian_ignore(gitignore: Path) -> None:
+    """Debian's packaging appends ``/*`` + ``!/debian/`` to the kernel's top-level .gitignore (ignore
+    everything at the top level but debian/), so the tree as shipped hides every source file from git and
+    from codegraph alike. Cut that block to get upstream's rules back."""
+    lines = gitignore.read_text().splitlines(keepends=True)
+    if "/*\n" in lines:
+        cut = lines.index("/*\n")
+        while cut > 0 and lines[cut - 1].startswith("#"):
+            cut -= 1
+        gitignore.write_text("".join(lines[:cut]))
 
 
 def main() -> None:
