@@ -6,6 +6,9 @@ Keys codegraph reads (others are kept for the reference CLI and ignored here):
     ``exclude``: [gitignore-style pattern, …] — paths kept out of the index even when tracked.
     ``include``: [gitignore-style pattern, …] — paths indexed even under a default-ignored directory
         name (``build/``, ``vendor/``, ``node_modules/``…); ``exclude`` wins over it.
+    ``extensions``: {".inc": "php", …} — file extensions mapped to a registered language's label,
+        over the built-in map (issue 13). The shape is checked here; the labels by the language
+        registry (``codegraph.index.languages.overrides``), which this layer does not import.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ class ProjectConfig:
     vocabulary: dict[str, list[str]] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     include: tuple[str, ...] = ()
+    extensions: dict[str, str] = field(default_factory=dict)  # ".inc" → "php" (keys lower case)
 
 
 def load_config(root: Path) -> ProjectConfig:
@@ -55,7 +59,28 @@ def load_config(root: Path) -> ProjectConfig:
     ):
         raise ConfigUnparsable(f"{path}: 'vocabulary' must map words to lists of identifiers")
     patterns = {key: _patterns(path, data, key) for key in ("exclude", "include")}
-    return ProjectConfig(vocabulary=vocab, exclude=patterns["exclude"], include=patterns["include"])
+    return ProjectConfig(
+        vocabulary=vocab,
+        exclude=patterns["exclude"],
+        include=patterns["include"],
+        extensions=_extensions(path, data),
+    )
+
+
+def _extensions(path: Path, data: dict) -> dict[str, str]:
+    value = data.get("extensions", {})
+    if not isinstance(value, dict):
+        raise ConfigUnparsable(f"{path}: 'extensions' must map file extensions to language labels")
+    out = {}
+    for ext, label in value.items():
+        if not (ext.startswith(".") and len(ext) > 1 and "/" not in ext and not ext.endswith(".")):
+            raise ConfigUnparsable(f"{path}: 'extensions' key {ext!r} is no file extension (write '.inc')")
+        if not isinstance(label, str) or not label:
+            raise ConfigUnparsable(
+                f"{path}: 'extensions' maps {ext!r} to {json.dumps(label)}: the value must be a language label"
+            )
+        out[ext.lower()] = label
+    return out
 
 
 def _patterns(path: Path, data: dict, key: str) -> tuple[str, ...]:
@@ -67,6 +92,6 @@ def _patterns(path: Path, data: dict, key: str) -> tuple[str, ...]:
     for pattern in value:
         try:
             pathspec.GitIgnoreSpec.from_lines([pattern])
-        except Exception as exc:  # noqa: BLE001 - pathspec raises several types for bad patterns
+        except Exception as exc:
             raise ConfigUnparsable(f"{path}: bad '{key}' pattern {pattern!r}: {exc}") from exc
     return tuple(value)

@@ -5,14 +5,24 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
+from typing import Any
 
 from codegraph.model import Node
 from codegraph.paths import quote_path
-from codegraph.query import affected, basic, explore, file_view, graph
+from codegraph.query import affected, explore, file_view
+from codegraph.query.files import FilesResult
+from codegraph.query.impact import ImpactResult
+from codegraph.query.node import NodeResult
+from codegraph.query.relations import RelationResult
+from codegraph.query.search import SearchResult
+from codegraph.query.status import StatusResult
+from codegraph.query.trace import MAX_TRACE_DEPTH, TraceResult
 
 
 def to_data(result) -> dict:
-    """A JSON-safe dict of any result dataclass (nodes become plain dicts)."""
+    """A JSON-safe dict of any result dataclass (nodes become plain dicts); an explore envelope is
+    fitted to its budget first, as its text is."""
 
     def conv(value):
         if dataclasses.is_dataclass(value):
@@ -23,6 +33,8 @@ def to_data(result) -> dict:
             return [conv(v) for v in value]
         return value
 
+    if isinstance(result, explore.ExploreResult):
+        result = fit_envelope(result)
     return conv(result)
 
 
@@ -46,7 +58,7 @@ def render(result) -> str:
     return fn(result)
 
 
-def _relation(r: graph.RelationResult) -> str:
+def _relation(r: RelationResult) -> str:
     out = []
     verb = "called by" if r.operation == "callers" else "calls"
     multiple = len(r.groups) > 1
@@ -88,7 +100,7 @@ def _runs(rows: list[str]) -> list[tuple[str, int]]:
     return out
 
 
-def _impact(r: graph.ImpactResult) -> str:
+def _impact(r: ImpactResult) -> str:
     out = [f"Blast radius of {', '.join(_name(d) for d in r.definitions)}:"]
     if not r.by_depth:
         out.append("  nothing in the project reaches it (no resolved callers, subclasses or references)")
@@ -103,7 +115,7 @@ def _impact(r: graph.ImpactResult) -> str:
     return "\n".join(out)
 
 
-def _trace(r: graph.TraceResult) -> str:
+def _trace(r: TraceResult) -> str:
     if not r.path and r.reverse_exists:
         return (
             f"No call path from '{r.start}' to '{r.end}', but '{r.end}' reaches '{r.start}': swap them "
@@ -113,7 +125,7 @@ def _trace(r: graph.TraceResult) -> str:
         return (
             f"No call path from '{r.start}' to '{r.end}' within {r.max_depth} calls: the search stopped at "
             f"the depth limit with calls left to follow ({r.searched} symbols reached). Raise the limit "
-            f"(`--max-depth`, MCP `maxDepth`; at most {graph.MAX_TRACE_DEPTH}) to search further."
+            f"(`--max-depth`, MCP `maxDepth`; at most {MAX_TRACE_DEPTH}) to search further."
         )
     if not r.path:
         return (
@@ -127,7 +139,7 @@ def _trace(r: graph.TraceResult) -> str:
     return "\n".join(out)
 
 
-def _search(r: basic.SearchResult) -> str:
+def _search(r: SearchResult) -> str:
     if not r.hits:
         return f"No symbol matches '{r.query}'."
     return "\n".join(
@@ -135,7 +147,7 @@ def _search(r: basic.SearchResult) -> str:
     )
 
 
-def _files(r: basic.FilesResult) -> str:
+def _files(r: FilesResult) -> str:
     out = [f"{quote_path(f['path'])}  ({f['language']}, {f['symbols']} symbols)" for f in r.files]
     if r.total > len(r.files):
         out.append(f"… {r.total - len(r.files)} more (raise --limit)")
@@ -146,7 +158,7 @@ def _files(r: basic.FilesResult) -> str:
     return "\n".join(out)
 
 
-def _status(r: basic.StatusResult) -> str:
+def _status(r: StatusResult) -> str:
     c = r.counts
     m = r.metadata
     out = [
@@ -212,7 +224,7 @@ def _status(r: basic.StatusResult) -> str:
     return "\n".join(out)
 
 
-def _node(r: basic.NodeResult) -> str:
+def _node(r: NodeResult) -> str:
     d = r.definition
     head = f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line}"
     if d.signature:
@@ -240,6 +252,49 @@ def _node(r: basic.NodeResult) -> str:
 
 
 def _explore(r: explore.ExploreResult) -> str:
+    return _explore_text(fit_envelope(r))
+
+
+def fit_envelope(envelope: explore.ExploreResult) -> explore.ExploreResult:
+    """A copy of ``envelope`` whose rendering fits its ``budget`` (characters): the left-out symbols
+    trimmed to ``explore.LEFT_OUT_KEPT`` files, then the lowest-ranked sections dropped (named in "not
+    shown"), then the rest trimmed. The budget counts rendered characters, so fitting is the
+    renderer's."""
+    result = dataclasses.replace(
+        envelope,
+        seeds=list(envelope.seeds),
+        sections=list(envelope.sections),
+        not_shown=list(envelope.not_shown),
+        left_out=dict(envelope.left_out),
+        blast=list(envelope.blast),
+        flow=list(envelope.flow),
+    )
+    while len(_explore_text(result)) > result.budget:
+        if len(result.left_out) > explore.LEFT_OUT_KEPT:
+            result.left_out.pop(next(reversed(result.left_out)))
+        elif result.sections:
+            dropped = result.sections.pop()
+            result.not_shown.insert(0, dropped.score)
+        elif result.left_out:
+            result.left_out.pop(next(reversed(result.left_out)))
+        elif result.not_shown:
+            result.not_shown.pop()
+        elif any(sites for _, sites, _ in result.blast):
+            result.blast = [
+                (seed, sites[: len(sites) // 2], tests[:1]) for seed, sites, tests in result.blast
+            ]
+        elif result.blast:
+            result.blast.pop()
+        elif result.flow:
+            result.flow = []
+        else:
+            result.seeds = result.seeds[: max(0, len(result.seeds) - 1)]
+            if not result.seeds:
+                return result
+    return result
+
+
+def _explore_text(r: explore.ExploreResult) -> str:
     out = [f"codegraph explore: {r.question}"]
     if r.note:
         out.append(r.note)
@@ -249,16 +304,18 @@ def _explore(r: explore.ExploreResult) -> str:
         out.append("\n## Flow")
         out.append(" → ".join(f"{n.qualified_name} ({_loc(n)})" for n, _ in r.flow))
     if r.blast:
-        out.append("\n## Blast radius")
+        out.append("\n## Blast radius (who calls the top symbols shown)")
         for seed, sites, tests in r.blast:
-            callers = (
-                ", ".join(f"{n.qualified_name} ({_loc(n, line)})" for n, line in sites)
-                or "no resolved callers"
-            )
-            line = f"- {seed.qualified_name}: called by {callers}"
+            head = f"- {seed.qualified_name}{_signature(seed)} ({_loc(seed)})"
+            if not sites:
+                out.append(f"{head}: no resolved callers")
+            else:
+                out.append(f"{head}, called from:")
+                for n, line in sites:
+                    text = r.call_lines.get((n.file_path, line)) if line else None
+                    out.append(f"    {n.qualified_name} ({_loc(n, line)})" + (f": {text}" if text else ""))
             if tests:
-                line += f"; tests: {', '.join(map(quote_path, tests))}"
-            out.append(line)
+                out.append(f"    tests: {', '.join(map(quote_path, tests))}")
     out.append("\n## Source (current on disk; each span below is complete)")
     for s in r.sections:
         spans = "whole file" if s.whole else ", ".join(f"lines {sp.start}-{sp.end}" for sp in s.spans)
@@ -267,13 +324,35 @@ def _explore(r: explore.ExploreResult) -> str:
     if r.unavailable:
         out.append("\n## Source not shown (as indexed; `codegraph sync` updates the index)")
         out += [f"- {quote_path(path)} — {why}" for path, why in r.unavailable.items()]
-    if r.not_shown:
-        out.append("\n## Also relevant (not shown: over the budget)")
-        out += [
-            f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
-            for fs in r.not_shown
-        ]
+    more = {path: nodes for path, nodes in r.left_out.items() if path in {s.path for s in r.sections}}
+    if r.not_shown or more:
+        out.append(
+            "\n## Left out (over the budget). The codegraph_node tool (symbol + file; CLI: "
+            "`codegraph node SYMBOL --file PATH`) shows any of these whole, with its callers; or ask "
+            "explore a narrower question"
+        )
+        for path, nodes in more.items():
+            out.append(f"- more in {quote_path(path)}: {_left_out(nodes)}")
+        for fs in r.not_shown:
+            line = f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
+            if r.left_out.get(fs.path):
+                line += f": {_left_out(r.left_out[fs.path])}"
+            out.append(line)
     return "\n".join(out)
+
+
+def _signature(n: Node) -> str:
+    """The parameter list of a function or method as indexed, on one line (empty when unknown)."""
+    sig = " ".join((n.signature or "").split())
+    if not sig or n.kind not in ("function", "method", "constructor"):
+        return ""
+    return sig if sig.startswith("(") else f" {sig}"
+
+
+def _left_out(nodes: list[Node]) -> str:
+    return "; ".join(
+        f"{n.qualified_name.replace('::', '.')}{_signature(n)} (line {n.start_line})" for n in nodes
+    )
 
 
 def _context(r: explore.ContextResult) -> str:
@@ -284,14 +363,14 @@ def _context(r: explore.ContextResult) -> str:
     return "\n".join(out)
 
 
-_RENDERERS = {
-    graph.RelationResult: _relation,
-    graph.ImpactResult: _impact,
-    graph.TraceResult: _trace,
-    basic.SearchResult: _search,
-    basic.FilesResult: _files,
-    basic.StatusResult: _status,
-    basic.NodeResult: _node,
+_RENDERERS: dict[type, Callable[[Any], str]] = {
+    RelationResult: _relation,
+    ImpactResult: _impact,
+    TraceResult: _trace,
+    SearchResult: _search,
+    FilesResult: _files,
+    StatusResult: _status,
+    NodeResult: _node,
     explore.ExploreResult: _explore,
     explore.ContextResult: _context,
     file_view.FileViewResult: file_view.render_file_view,

@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from codegraph import __version__
@@ -73,7 +74,7 @@ def notice(now: float | None = None) -> str | None:
         data = _load(path)
         line = None
         latest = data.get("latest")
-        notified = data.get("notified") if isinstance(data.get("notified"), list) else []
+        notified = data["notified"] if isinstance(data.get("notified"), list) else []
         if isinstance(latest, str) and newer(latest) and latest not in notified:
             line = f"codegraph {latest} is available: pipx upgrade codegraph"
             data["notified"] = [*notified, latest]
@@ -86,7 +87,7 @@ def notice(now: float | None = None) -> str | None:
         if due:
             _spawn_check()
         return line
-    except Exception:  # noqa: BLE001 - the notice is never worth an error
+    except Exception:
         return None
 
 
@@ -103,13 +104,14 @@ def _spawn_check() -> None:
     )
 
 
-def index_url(env: dict[str, str] | None = None) -> str:
+def index_url(env: Mapping[str, str] | None = None) -> str:
     """The index pip would use: ``PIP_INDEX_URL``, else ``index-url`` from pip's config files (``[global]``
     or ``[install]``; later files win: /etc/xdg/pip, /etc, ~/.pip, ~/.config/pip, the environment's
     prefix, ``PIP_CONFIG_FILE``), else PyPI's simple index."""
     import configparser
 
-    env = env if env is not None else os.environ
+    if env is None:
+        env = os.environ
     if env.get("PIP_INDEX_URL"):
         return env["PIP_INDEX_URL"]
     home = Path(env.get("HOME") or Path.home())
@@ -149,7 +151,7 @@ def latest_version(url: str, timeout: float = TIMEOUT_SECONDS) -> str | None:
             "User-Agent": f"codegraph/{__version__} update-check",
         },
     )
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) index only
+    with urllib.request.urlopen(request, timeout=timeout) as response:
         body = response.read(4_000_000).decode("utf-8", "replace")
         kind = response.headers.get("Content-Type", "")
     versions: set[str] = set()
@@ -163,15 +165,15 @@ def latest_version(url: str, timeout: float = TIMEOUT_SECONDS) -> str | None:
         m = re.match(rf"{PACKAGE}-([^-]+?)(?:\.tar\.gz|\.zip|-py\S*\.whl)$", name, re.IGNORECASE)
         if m:
             versions.add(m.group(1))
-    finals = [v for v in versions if _key(v) is not None]
-    return max(finals, key=_key) if finals else None
+    finals = {v: key for v in versions if (key := _key(v)) is not None}
+    return max(finals, key=finals.__getitem__) if finals else None
 
 
 def run_check() -> None:
     """The background process: ask the index, record the answer. Silent on any failure."""
     try:
         latest = latest_version(index_url())
-    except Exception:  # noqa: BLE001 - offline, refused, malformed: no notice, no error
+    except Exception:
         return
     if latest is None:
         return

@@ -63,3 +63,30 @@ def pytest_addoption(parser):
         default=False,
         help="rewrite fixtures/golden/<label>.json from the current indexer (then read the diff by hand)",
     )
+
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def pytest_runtest_setup(item):
+    """``@pytest.mark.needs_shared`` tests skip, saying why, where ../shared (the pinned corpora and the
+    reference CLI's launcher, which CI provides) is not beside the repo root."""
+    if item.get_closest_marker("needs_shared") and not SHARED.is_dir():
+        pytest.skip(f"needs {SHARED} (the pinned corpora and the reference CLI; CI has it)")
+
+
+def load_script(relpath: str):
+    """A script under ``scripts/`` (not a package) loaded as a module named after its file, so its
+    dataclasses can find their module in ``sys.modules``."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / relpath
+    name = path.stem
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -15,7 +15,9 @@ from codegraph.config import load_config
 from codegraph.errors import ConfigUnparsable
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query import basic, explore, graph
+from codegraph.query import explore
+from codegraph.query.relations import callers
+from codegraph.query.status import status
 from codegraph.render import render
 from codegraph.store.reader import Reader
 from tests.conftest import copy_fixture
@@ -37,8 +39,8 @@ def test_a_fifo_swapped_in_for_an_indexed_file_does_not_hang_queries(tmp_path):
 
     def run() -> None:
         with Reader(root) as reader:
-            done["status"] = basic.status(reader)
-            done["callers"] = graph.callers(reader, "Collector.add")
+            done["status"] = status(reader)
+            done["callers"] = callers(reader, "Collector.add")
             done["explore"] = render(explore.explore(reader, "Collector.add"))
 
     worker = threading.Thread(target=run, daemon=True)
@@ -108,7 +110,7 @@ def test_status_is_fresh_when_only_skipped_binary_or_minified_files_exist(tmp_pa
     (tmp_path / "deep.py").write_text("def f():\n" + "".join(" " * 900 + "x = 1\n" for _ in range(20)))
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
     with Reader(tmp_path) as reader:
-        result = basic.status(reader)
+        result = status(reader)
         assert result.added == [] and result.modified == []
         assert "deep.py" in reader.indexed_paths()  # deep indentation is not minification
 
@@ -151,13 +153,14 @@ def test_bad_tool_argument_types_get_a_clear_error_not_an_internal_one(tmp_path,
 
 
 def test_a_project_in_unsupported_languages_says_so_instead_of_looking_empty(tmp_path):
-    """Issue 9: a repo of .lua/.pl files indexed as "up to date: 0 files … skipped: none"."""
+    """Issue 9: a repo of .lua/.pl files indexed as "up to date: 0 files … skipped: none" (Lua and Perl have
+    modules now: Nim and Crystal stand in for them)."""
     import json
     import subprocess
     import sys
 
-    (tmp_path / "a.lua").write_text("local x = 1\n")
-    (tmp_path / "b.pl").write_text("my $x = 1;\n")
+    (tmp_path / "a.nim").write_text("let x = 1\n")
+    (tmp_path / "b.cr").write_text("x = 1\n")
     run = [sys.executable, "-m", "codegraph"]
     init = subprocess.run([*run, "init", str(tmp_path)], capture_output=True, text=True, check=True)
     assert "indexed: 0 files" in init.stderr and "2 language not supported yet" in init.stderr
@@ -165,9 +168,9 @@ def test_a_project_in_unsupported_languages_says_so_instead_of_looking_empty(tmp
         [*run, "status", "--path", str(tmp_path), "--json"], capture_output=True, text=True
     )
     assert json.loads(status.stdout)["skipped"] == {
-        "language not supported yet": {"count": 2, "example": "a.lua"}
+        "language not supported yet": {"count": 2, "example": "a.nim"}
     }
     explore = subprocess.run(
         [*run, "explore", "how does x work", "--path", str(tmp_path)], capture_output=True, text=True
     )
-    assert "languages codegraph does not support yet (Lua 1, Perl 1)" in explore.stdout
+    assert "languages codegraph does not support yet (Crystal 1, Nim 1)" in explore.stdout

@@ -14,6 +14,7 @@ from codegraph.mcp.dispatch import call_tool
 from codegraph.paths import ProjectPaths
 
 BUILD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "build.sh"
+pytestmark = pytest.mark.needs_shared
 
 CASES = {
     "django-wheel": {
@@ -56,8 +57,6 @@ EXPECT = {
 
 @pytest.fixture(scope="module", params=sorted(CASES))
 def corpus(request, tmp_path_factory):
-    if not BUILD.is_file():
-        pytest.skip(f"{BUILD} not found (../shared is missing)")
     proc = subprocess.run(["bash", str(BUILD), request.param], capture_output=True, text=True, timeout=900)
     if proc.returncode != 0:
         pytest.skip(f"corpus {request.param} could not be built: {proc.stderr.strip()[-300:]}")

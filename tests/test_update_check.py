@@ -30,7 +30,7 @@ class Index:
         index = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 - http.server's name
+            def do_GET(self):
                 index.requests.append(self.path)
                 if index.mode == "fail" or self.path.rstrip("/") != "/simple/codegraph":
                     self.send_error(500 if index.mode == "fail" else 404)

@@ -71,9 +71,14 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
 
 def _run_index(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
     if opts["auto_background"] and not opts["background"]:
+        from codegraph.config import load_config
         from codegraph.index.discover import discover
 
-        opts["background"] = len(discover(paths.root).files) > background.BACKGROUND_THRESHOLD
+        config = load_config(paths.root)
+        found = discover(
+            paths.root, exclude=config.exclude, include=config.include, extensions=config.extensions
+        )
+        opts["background"] = len(found.files) > background.BACKGROUND_THRESHOLD
     if opts["background"] and not opts["background_child"]:
         started = background.start_background(paths, command)
         verb = "joined the index run already going" if started.joined else "indexing in the background"

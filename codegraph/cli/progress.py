@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -36,7 +36,7 @@ class TerminalProgress:
     def __init__(self, stream: TextIO | None = None, *, interval: float = REDRAW_SECONDS):
         self.stream = stream or sys.stderr
         self.interval = interval
-        self.bar = None
+        self.bar: Any = None  # a click progress bar while parsing
         self.drawn = 0.0
         self.shown = 0  # files the bar shows as done
         self.started = time.monotonic()

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import click
 
+from codegraph import bounds
 from codegraph.cli.index_cmds import say_waiting
 from codegraph.config import load_config
+from codegraph.index.drift import changed_files
 from codegraph.index.repair import read_repairing
-from codegraph.query import basic, file_view, graph
 from codegraph.query import explore as explore_mod
-from codegraph.query.freshness import banner, changed_files, cited_paths
+from codegraph.query import file_view
+from codegraph.query.files import files
+from codegraph.query.freshness import banner, cited_paths
+from codegraph.query.impact import impact
+from codegraph.query.node import node
+from codegraph.query.relations import callees, callers
+from codegraph.query.search import search
+from codegraph.query.status import StatusResult, status
+from codegraph.query.trace import trace
 from codegraph.render import render, to_data, to_json
+
+
+def _range(bound: bounds.Bound) -> click.IntRange:
+    return click.IntRange(bound.low, bound.high)
 
 
 class _Confidence(click.FloatRange):
@@ -32,7 +45,7 @@ _CONFIDENCE = _Confidence(0, 1)
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     def answer(reader):
         result = fn(reader, *args, **kwargs)
-        return result, [] if fn is basic.status else changed_files(reader, cited_paths(to_data(result)))
+        return result, [] if fn is _status else changed_files(reader, cited_paths(to_data(result)))
 
     (result, changed), repaired = read_repairing(path, answer, on_wait=say_waiting)
     if repaired:
@@ -57,11 +70,13 @@ def _common(fn):
 @click.command("search")
 @click.argument("text")
 @click.option("--kind", help="Only this node kind (function, method, class, …).")
-@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.SEARCH_LIMIT), default=bounds.SEARCH_LIMIT.default, show_default=True
+)
 @_common
 def search_cmd(text, kind, limit, path, as_json):
     """Find symbols by name or words."""
-    _run(path, as_json, basic.search, text, kind=kind, limit=limit)
+    _run(path, as_json, search, text, kind=kind, limit=limit)
 
 
 query_cmd = click.Command(
@@ -72,7 +87,9 @@ query_cmd = click.Command(
 @click.command("callers")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
-@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.RELATION_LIMIT), default=bounds.RELATION_LIMIT.default, show_default=True
+)
 @click.option(
     "--min-confidence",
     type=_CONFIDENCE,
@@ -81,13 +98,15 @@ query_cmd = click.Command(
 @_common
 def callers_cmd(symbol, file, limit, min_confidence, path, as_json):
     """Who calls SYMBOL (grouped per definition when ambiguous)."""
-    _run(path, as_json, graph.callers, symbol, file=file, limit=limit, min_confidence=min_confidence)
+    _run(path, as_json, callers, symbol, file=file, limit=limit, min_confidence=min_confidence)
 
 
 @click.command("callees")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
-@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.RELATION_LIMIT), default=bounds.RELATION_LIMIT.default, show_default=True
+)
 @click.option(
     "--min-confidence",
     type=_CONFIDENCE,
@@ -96,13 +115,15 @@ def callers_cmd(symbol, file, limit, min_confidence, path, as_json):
 @_common
 def callees_cmd(symbol, file, limit, min_confidence, path, as_json):
     """What SYMBOL calls."""
-    _run(path, as_json, graph.callees, symbol, file=file, limit=limit, min_confidence=min_confidence)
+    _run(path, as_json, callees, symbol, file=file, limit=limit, min_confidence=min_confidence)
 
 
 @click.command("impact")
 @click.argument("symbol")
 @click.option("--file", help="Narrow to definitions in this file (suffix match).")
-@click.option("--depth", type=click.IntRange(1, 10), default=3, show_default=True)
+@click.option(
+    "--depth", type=_range(bounds.IMPACT_DEPTH), default=bounds.IMPACT_DEPTH.default, show_default=True
+)
 @click.option(
     "--min-confidence",
     type=_CONFIDENCE,
@@ -111,17 +132,19 @@ def callees_cmd(symbol, file, limit, min_confidence, path, as_json):
 @_common
 def impact_cmd(symbol, file, depth, min_confidence, path, as_json):
     """Blast radius of changing SYMBOL."""
-    _run(path, as_json, graph.impact, symbol, file=file, depth=depth, min_confidence=min_confidence)
+    _run(path, as_json, impact, symbol, file=file, depth=depth, min_confidence=min_confidence)
 
 
 @click.command("trace")
 @click.argument("start")
 @click.argument("end")
-@click.option("--max-depth", type=click.IntRange(1, graph.MAX_TRACE_DEPTH), default=8, show_default=True)
+@click.option(
+    "--max-depth", type=_range(bounds.TRACE_DEPTH), default=bounds.TRACE_DEPTH.default, show_default=True
+)
 @_common
 def trace_cmd(start, end, max_depth, path, as_json):
     """How START reaches END: the shortest call path."""
-    _run(path, as_json, graph.trace, start, end, max_depth=max_depth)
+    _run(path, as_json, trace, start, end, max_depth=max_depth)
 
 
 @click.command("node")
@@ -131,13 +154,17 @@ def trace_cmd(start, end, max_depth, path, as_json):
     "--line", type=click.IntRange(min=1), help="Narrow an ambiguous symbol to the one spanning LINE."
 )
 @click.option("--offset", type=click.IntRange(min=1), help="File view: first line (1-based).")
-@click.option("--limit", type=click.IntRange(1, 100000), help="File view: number of lines (default 2000).")
+@click.option(
+    "--limit",
+    type=_range(bounds.FILE_VIEW_LINES),
+    help=f"File view: number of lines (default {bounds.FILE_VIEW_LINES.default}).",
+)
 @click.option("--symbols-only", is_flag=True, help="File view: the symbol map instead of the source.")
 @_common
 def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
     """Show SYMBOL (source, callers, callees) or, with --file only, a file."""
     if symbol:
-        _run(path, as_json, basic.node, symbol, file=file, line=line)
+        _run(path, as_json, node, symbol, file=file, line=line)
     elif file:
         request = file_view.FileViewRequest(file=file, offset=offset, limit=limit, symbols_only=symbols_only)
         _run(path, as_json, lambda reader: file_view.file_view(reader.root, reader, request))
@@ -147,11 +174,13 @@ def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
 
 @click.command("files")
 @click.argument("filter", required=False)
-@click.option("--limit", type=click.IntRange(1, 100000), default=200, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.FILES_LIMIT), default=bounds.FILES_LIMIT.default, show_default=True
+)
 @_common
 def files_cmd(filter, limit, path, as_json):
     """List indexed files (optionally under a folder or matching a substring)."""
-    _run(path, as_json, basic.files, filter, limit=limit)
+    _run(path, as_json, files, filter, limit=limit)
 
 
 @click.command("status")
@@ -160,13 +189,13 @@ def status_cmd(path, as_json):
     """Index health: counts, languages, skipped files (by reason, with an example), unresolved references,
     the daemon and its watcher, the agents codegraph is installed for, and what changed on disk since the
     last index."""
-    _run(path, as_json, basic.status)
+    _run(path, as_json, _status)
 
 
 @click.command("explore")
 @click.argument("question")
 @click.option(
-    "--max-chars", type=click.IntRange(1000, 25000), help="Envelope budget (default: by repo size)."
+    "--max-chars", type=_range(bounds.EXPLORE_BUDGET), help="Envelope budget (default: by repo size)."
 )
 @_common
 def explore_cmd(question, max_chars, path, as_json):
@@ -182,7 +211,9 @@ def explore_cmd(question, max_chars, path, as_json):
 
 @click.command("context")
 @click.argument("task")
-@click.option("--limit", type=click.IntRange(1, 500), default=20, show_default=True)
+@click.option(
+    "--limit", type=_range(bounds.CONTEXT_LIMIT), default=bounds.CONTEXT_LIMIT.default, show_default=True
+)
 @_common
 def context_cmd(task, limit, path, as_json):
     """TASK in plain words (English or Chinese) → the most relevant symbols."""
@@ -252,3 +283,13 @@ COMMANDS = [
     explore_cmd,
     context_cmd,
 ]
+
+
+def _status(reader) -> StatusResult:
+    """``status`` with what only this layer knows: the daemon serving the project, the agents it is
+    installed for."""
+    from codegraph_installer.targets import installed_for
+
+    from codegraph.mcp import service
+
+    return status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))

@@ -106,7 +106,9 @@ def _holds_build_output(root: Path, rel_dir: str) -> bool:
     return not (root / rel_dir / "__init__.py").is_file()
 
 
-def _walk_candidates(root: Path, *, walk_build_dirs: bool = False) -> list[str]:
+def _walk_candidates(
+    root: Path, *, walk_build_dirs: bool = False, extensions: dict[str, str] | None = None
+) -> list[str]:
     """Walk ``root`` honouring nested .gitignore files; never follows directory symlinks."""
     out: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # (dir prefix, spec) active for the current walk
@@ -153,7 +155,8 @@ def _walk_candidates(root: Path, *, walk_build_dirs: bool = False) -> list[str]:
                     continue
                 walk(entry.path, rel + "/")
             elif (
-                language_for(entry.name) is not None or unsupported_language(entry.name) is not None
+                language_for(entry.name, extensions) is not None
+                or unsupported_language(entry.name, extensions) is not None
             ) and not ignored(rel, False):
                 out.append(rel)
         if pushed:
@@ -169,6 +172,7 @@ def discover(
     max_bytes: int = DEFAULT_MAX_BYTES,
     exclude: tuple[str, ...] = (),
     include: tuple[str, ...] = (),
+    extensions: dict[str, str] | None = None,
 ) -> Discovery:
     """List the source files under ``root`` to index and the skipped ones with reasons.
 
@@ -176,6 +180,7 @@ def discover(
         exclude: gitignore-style patterns kept out even when tracked (``codegraph.json`` ``exclude``).
         include: gitignore-style patterns indexed even under a default-ignored directory name
             (``codegraph.json`` ``include``); ``exclude`` still wins.
+        extensions: ``codegraph.json`` ``extensions`` ({".inc": "php"}) over the built-in map.
 
     Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
     ``excluded by codegraph.json``, ``symlink outside root``, ``not a regular file``,
@@ -189,14 +194,15 @@ def discover(
     from_git = _git_candidates(root)
     result.used_git = from_git is not None
     if from_git is None:
-        candidates, tracked = _walk_candidates(root, walk_build_dirs=included is not None), None
+        candidates = _walk_candidates(root, walk_build_dirs=included is not None, extensions=extensions)
+        tracked = None
     else:
         candidates, tracked = from_git
     seen: set[str] = set()
     for rel in candidates:
-        lang = language_for(rel)
+        lang = language_for(rel, extensions)
         if lang is None:
-            other = unsupported_language(rel)
+            other = unsupported_language(rel, extensions)
             if other is not None and not is_secret(rel) and not _default_ignored(root, rel, tracked):
                 if excluded is None or not excluded.match_file(rel):
                     result.skipped[rel] = f"language not supported yet ({other})"

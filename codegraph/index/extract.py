@@ -6,6 +6,16 @@ node into definitions, references, import bindings and type facts through the he
 driver then works out nesting from byte ranges, builds :class:`~codegraph.model.Node` rows and
 ``contains`` pairs, and attaches each reference to its innermost enclosing symbol. Lines are
 1-based, columns are byte offsets (tree-sitter points).
+
+Embedded blocks (issue 13): a host language whose files hold code of another language (the
+``<script>`` of a ``.vue``/``.svelte`` file, an Astro frontmatter) declares each block with
+:meth:`Extractor.embed` while it handles its own captures. After the host's own extraction the
+driver extracts every block with the guest language's extractor, over a copy of the file in which
+every byte outside the block is a space (newlines kept): the guest's lines, columns and byte offsets
+are then the file's own, with no arithmetic. The guest's results join the host's output under the
+host's language label; its top-level definitions and references go into the definition the block
+was declared for (a component), its import nodes stay in the file. Finally :meth:`Extractor.finish`
+lets the host add what needs the guest's results (template usages of imported components).
 """
 
 from __future__ import annotations
@@ -23,6 +33,8 @@ MAX_SIGNATURE = 200
 MAX_DOCSTRING = 1000
 MAX_REF_NAME = 200
 _SPACE = re.compile(r"\s+")
+# every byte but CR and LF → a space: the blank a guest block is extracted over
+_BLANK = bytes(b if b in (10, 13) else 32 for b in range(256))
 CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 
 
@@ -110,6 +122,9 @@ class Extractor:
     :meth:`handle` (one call per captured node) plus, where needed, the ``node_details`` /
     ``filter_defs`` hooks."""
 
+    # what ``FileExtraction.errors`` says when the file's tree has ERROR nodes
+    syntax_error_note = "syntax errors (partial extraction)"
+
     def __init__(self, path: str, source: bytes, lang: LanguageModule):
         self.path = path
         self.source = source
@@ -127,12 +142,11 @@ class Extractor:
         self.class_refs: list[tuple[Def, str, str, object]] = []  # (class def, kind, name, ts node)
         self.local_names: list[tuple[int, str]] = []  # (byte, name)
         self.tree = None  # a syntax tree of exactly ``source`` that the language already built, if any
+        self.blocks: list[tuple[str, int, int, Def | None]] = []  # (guest label, start, end, into)
 
     # ---------------------------------------------------------------- driver
     def run(self) -> FileExtraction:
-        from tree_sitter import QueryCursor
-
-        from codegraph.index.languages import parser_for, query_for
+        from codegraph.index.languages import parser_for
 
         tree = self.tree if self.tree is not None else parser_for(self.lang.grammar).parse(self.source)
         root = tree.root_node
@@ -150,9 +164,21 @@ class Extractor:
             )
         )
         if root.has_error:
-            self.out.errors.append("syntax errors (partial extraction)")
+            self.out.errors.append(self.syntax_error_note)
+        self.scan(root)
+        for label, start, end, into in self.blocks:
+            self._extract_block(label, start, end, into)
+        self.finish()
+        return self.out
+
+    def scan(self, root) -> None:
+        """This language's own pass over a syntax tree: captures → definitions, nesting, references."""
+        from tree_sitter import QueryCursor
+
+        from codegraph.index.languages import query_for
+
         self.begin(root)
-        captures = QueryCursor(query_for(self.language)).captures(root)
+        captures = QueryCursor(query_for(self.lang.label)).captures(root)
         # tree-sitter's capture lists are not always in document order (seen with 0.26 on repeated
         # patterns); sort so the same bytes always give the same extraction
         for capture in sorted(captures):
@@ -161,10 +187,47 @@ class Extractor:
         self.defs = self.filter_defs(self.defs)
         self._nest()
         self._emit_refs()
-        return self.out
+
+    def _extract_block(self, label: str, start: int, end: int, into: Def | None) -> None:
+        """Extract one embedded block (see the module docstring) and merge it into ``self.out``."""
+        from codegraph.index.languages import module_for, parser_for
+
+        guest_lang = module_for(label)
+        source = bytearray(self.source.translate(_BLANK))
+        source[start:end] = self.source[start:end]
+        guest = guest_lang.extractor(self.path, bytes(source), guest_lang)
+        guest.language = guest.out.language = self.language  # the file's language, not the block's
+        root = parser_for(guest_lang.grammar).parse(guest.source).root_node
+        guest.scan(root)
+        if root.has_error:
+            self.out.errors.append(f"syntax errors in an embedded {label} block (partial extraction)")
+        home = into.node.id if into is not None and into.node is not None else self.file_id
+        g = guest.out
+        imports = {n.id for n in g.nodes if n.kind == "import"}
+        self.out.nodes.extend(g.nodes)
+        self.out.contains.extend(
+            (home if parent == self.file_id and child not in imports else parent, child)
+            for parent, child in g.contains
+        )
+        for ref in g.refs:
+            if ref.source == self.file_id:
+                ref.source = home
+            self.out.refs.append(ref)
+        self.out.imports.extend(g.imports)
+        self.out.exports.extend(g.exports)
+        self.out.assigned_types.extend(g.assigned_types)
+        self.out.returns.extend(g.returns)
+        self.out.owners.extend(g.owners)
+        self.out.locals.extend(g.locals)
+        self.out.closures.extend(g.closures)
+        self.out.errors.extend(e for e in g.errors if e not in self.out.errors)
 
     def begin(self, root) -> None:
         """Called with the syntax tree's root before the captures (e.g. to read a package clause)."""
+
+    def finish(self) -> None:
+        """Called last, after the embedded blocks joined ``self.out`` (e.g. to add template usages of
+        the components the blocks import)."""
 
     def handle(self, capture: str, ts) -> None:
         """One captured syntax node. The default understands ``definition.<kind>`` captures whose
@@ -348,6 +411,13 @@ class Extractor:
             d.end_point = end.end_point
         self.defs.append(d)
         return d
+
+    def embed(self, label: str, block, into: Def | None = None) -> None:
+        """Code of another registered language inside this file: the syntax node ``block`` (a
+        ``<script>``'s raw text) is extracted with language ``label``'s extractor after this file's
+        own pass, with the file's own lines and columns. Its top-level definitions and references
+        belong to ``into`` (default: the file). Blocks are extracted one by one, in this order."""
+        self.blocks.append((label, block.start_byte, block.end_byte, into))
 
     def ref(self, ts, kind: str, name: str, recv: str | None, args: str | None = None) -> None:
         """A reference at ``ts``: ``kind`` calls/instantiates/references, ``name`` the dotted text,

@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from codegraph.config import CONFIG_NAME, load_config
+from codegraph.errors import ConfigUnparsable
 from codegraph.index.discover import DEFAULT_IGNORED_DIRS
 from codegraph.index.languages import language_for
 from codegraph.paths import DIR_NAME, ProjectPaths
@@ -68,16 +70,31 @@ def watch_decision(
     return True, "auto-sync on"
 
 
-def relevant(root: Path, path: str) -> bool:
-    """Would a change at ``path`` (absolute) matter to the index?"""
+def relevant(root: Path, path: str, extensions: dict[str, str] | None = None) -> bool:
+    """Would a change at ``path`` (absolute) matter to the index? ``extensions``: the project's
+    ``codegraph.json`` map over the built-in one; a change to ``codegraph.json`` itself matters."""
     try:
         rel = Path(path).relative_to(root).as_posix()
     except ValueError:
         return False
+    if rel == CONFIG_NAME:
+        return True
     parts = rel.split("/")
     if parts[0] == DIR_NAME or any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
         return False
-    return language_for(rel) is not None
+    try:
+        return language_for(rel, extensions) is not None
+    except ConfigUnparsable:  # an unknown label: the sync this triggers reports it
+        return language_for(rel) is not None
+
+
+def project_extensions(root: Path) -> dict[str, str]:
+    """The ``extensions`` of ``root``'s codegraph.json; none when it cannot be read (the next index
+    run reports why)."""
+    try:
+        return load_config(root).extensions
+    except ConfigUnparsable:
+        return {}
 
 
 def _graph_events() -> list:
@@ -122,6 +139,7 @@ class Watcher:
         self.debounce = debounce if debounce is not None else debounce_seconds()
         self.max_watches = max_watches or int(os.environ.get("CODEGRAPH_MAX_WATCHES", DEFAULT_MAX_WATCHES))
         self._sync_fn = sync or self._default_sync
+        self._extensions = project_extensions(self.root)  # codegraph.json: re-read when it changes
         self.syncs = 0
         self.last_error: str | None = None
         self.partial = False
@@ -182,7 +200,7 @@ class Watcher:
         watcher = self
 
         class Handler(FileSystemEventHandler):
-            def on_any_event(self, event):  # noqa: D401 - watchdog callback
+            def on_any_event(self, event):
                 watcher._on_event(event)
 
         handler = getattr(self, "_handler", None) or Handler()
@@ -228,7 +246,9 @@ class Watcher:
                         self._add_tree(target)
                     self._mark()  # files may have landed before the watch did
             return
-        if any(p and relevant(self.root, p) for p in paths):
+        if any(p and Path(p) == self.root / CONFIG_NAME for p in paths):
+            self._extensions = project_extensions(self.root)
+        if any(p and relevant(self.root, p, self._extensions) for p in paths):
             self._mark()
 
     def _mark(self) -> None:
@@ -268,7 +288,7 @@ class Watcher:
         try:
             self._sync_fn()
             self.last_error = None
-        except Exception as exc:  # noqa: BLE001 - a failed sync is reported, the watch goes on
+        except Exception as exc:
             self.last_error = f"{type(exc).__name__}: {exc}"
             log.exception("sync failed")
         self.syncs += 1

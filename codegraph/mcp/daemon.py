@@ -23,10 +23,14 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegraph import __version__
 from codegraph.mcp import protocol, wire
 from codegraph.paths import ProjectPaths
+
+if TYPE_CHECKING:
+    from codegraph.index.watch import Watcher
 
 log = logging.getLogger("codegraph.daemon")
 
@@ -119,7 +123,7 @@ class Daemon:
         self._lock_id: tuple[int, int] | None = None  # (device, inode) of the pid file this daemon locked
         self._socket_id: tuple[int, int] | None = None  # and of the socket it bound
         self._watch = watch
-        self.watcher = None  # codegraph.index.watch.Watcher while the tree is watched
+        self.watcher: Watcher | None = None  # while the tree is watched
         self._watch_note = "not watching (started without a watcher)" if not watch else "starting"
         self.registry_file = wire.runtime_dir() / f"{os.getpid()}.json"
 
@@ -223,8 +227,9 @@ class Daemon:
             self._watch_note = why
             log.info("%s", why)
             if on:
-                self.watcher = Watcher(self.paths)
-                self.watcher.start()
+                watcher = Watcher(self.paths)
+                watcher.start()
+                self.watcher = watcher
             register(self.paths.root, self.watcher, why)
         except Exception:
             log.exception(

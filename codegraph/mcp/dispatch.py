@@ -56,10 +56,17 @@ def _bool(args: dict, key: str) -> bool:
 
 
 def _handlers():
+    from codegraph import bounds
     from codegraph.config import load_config
-    from codegraph.query import basic, explore, graph
+    from codegraph.query import explore
+    from codegraph.query.files import files
+    from codegraph.query.impact import impact
+    from codegraph.query.node import node
+    from codegraph.query.relations import callees, callers
+    from codegraph.query.search import search
+    from codegraph.query.trace import trace
 
-    def node(r, a):
+    def node_or_file(r, a):
         if a.get("file") and not a.get("symbol"):
             from codegraph.query import file_view
 
@@ -75,7 +82,7 @@ def _handlers():
             )
         if not a.get("symbol"):
             raise ValueError("codegraph_node needs 'symbol', or 'file' for the file view")
-        return basic.node(r, a["symbol"], file=a.get("file"), line=a.get("line"))
+        return node(r, a["symbol"], file=a.get("file"), line=a.get("line"))
 
     def affected(r, a):
         from codegraph.query import affected as affected_mod
@@ -96,34 +103,55 @@ def _handlers():
             max_chars=a.get("maxChars"),
             extra_vocab=load_config(r.root).vocabulary,
         ),
-        "codegraph_node": node,
-        "codegraph_search": lambda r, a: basic.search(
-            r, a["query"], kind=a.get("kind"), limit=a.get("limit", 20)
+        "codegraph_node": node_or_file,
+        "codegraph_search": lambda r, a: search(
+            r, a["query"], kind=a.get("kind"), limit=a.get("limit", bounds.SEARCH_LIMIT.default)
         ),
-        "codegraph_callers": lambda r, a: graph.callers(
+        "codegraph_callers": lambda r, a: callers(
             r,
             a["symbol"],
             file=a.get("file"),
-            limit=a.get("limit", 20),
+            limit=a.get("limit", bounds.RELATION_LIMIT.default),
             min_confidence=a.get("minConfidence"),
         ),
-        "codegraph_callees": lambda r, a: graph.callees(
+        "codegraph_callees": lambda r, a: callees(
             r,
             a["symbol"],
             file=a.get("file"),
-            limit=a.get("limit", 20),
+            limit=a.get("limit", bounds.RELATION_LIMIT.default),
             min_confidence=a.get("minConfidence"),
         ),
-        "codegraph_impact": lambda r, a: graph.impact(
-            r, a["symbol"], file=a.get("file"), depth=a.get("depth", 3), min_confidence=a.get("minConfidence")
+        "codegraph_impact": lambda r, a: impact(
+            r,
+            a["symbol"],
+            file=a.get("file"),
+            depth=a.get("depth", bounds.IMPACT_DEPTH.default),
+            min_confidence=a.get("minConfidence"),
         ),
-        "codegraph_trace": lambda r, a: graph.trace(r, a["from"], a["to"], max_depth=a.get("maxDepth", 8)),
-        "codegraph_files": lambda r, a: basic.files(r, a.get("path"), limit=a.get("limit", 200)),
-        "codegraph_status": lambda r, a: basic.status(r),
+        "codegraph_trace": lambda r, a: trace(
+            r, a["from"], a["to"], max_depth=a.get("maxDepth", bounds.TRACE_DEPTH.default)
+        ),
+        "codegraph_files": lambda r, a: files(
+            r, a.get("path"), limit=a.get("limit", bounds.FILES_LIMIT.default)
+        ),
+        "codegraph_status": lambda r, a: _status(r),
         "codegraph_context": lambda r, a: explore.context(
-            r, a["task"], limit=a.get("limit", 20), extra_vocab=load_config(r.root).vocabulary
+            r,
+            a["task"],
+            limit=a.get("limit", bounds.CONTEXT_LIMIT.default),
+            extra_vocab=load_config(r.root).vocabulary,
         ),
     }
+
+
+def _status(reader):
+    """``status`` with the daemon serving the project and the agents codegraph is installed for."""
+    from codegraph_installer.targets import installed_for
+
+    from codegraph.mcp import service
+    from codegraph.query.status import status
+
+    return status(reader, daemon=service.summary(reader.root), agents=installed_for(reader.root))
 
 
 _HANDLERS = None
@@ -141,9 +169,10 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.index.drift import changed_files
     from codegraph.index.repair import read_repairing
     from codegraph.index.watch import before_answer
-    from codegraph.query.freshness import banner, changed_files, cited_paths
+    from codegraph.query.freshness import banner, cited_paths
     from codegraph.render import render, to_data
 
     arguments = dict(arguments or {})
@@ -236,7 +265,7 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         return _result(str(exc), error=True)
     except ValueError as exc:
         return _result(str(exc), error=True)
-    except Exception as exc:  # noqa: BLE001 - the agent gets an answer, the log gets the trace
+    except Exception as exc:
         log.exception("tool %s failed", name)
         return _result(f"codegraph internal error in {name}: {type(exc).__name__}: {exc}", error=True)
 

@@ -29,7 +29,7 @@ INSTRUCTIONS = (
 )
 
 # Methods answered with a fixed result (the lists we do not serve are empty, not missing).
-_STATIC_RESULTS = {
+_STATIC_RESULTS: dict[str, dict] = {
     "ping": {},
     "resources/list": {"resources": []},
     "resources/templates/list": {"resourceTemplates": []},

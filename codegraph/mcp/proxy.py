@@ -40,6 +40,7 @@ from codegraph.paths import ProjectPaths, find_root
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs ~3 ms of the handshake
 if TYPE_CHECKING:  # wire (socket, importlib) loads in the background threads, after the handshake
+    import socket
     from typing import BinaryIO
 
     from codegraph.mcp import wire
@@ -118,7 +119,7 @@ class Proxy:
         self._pending_bytes = 0
         self._inflight: dict[object, dict] = {}
         self._sent_at: dict[object, float] = {}
-        self._sock = None
+        self._sock: socket.socket = None  # type: ignore[assignment]  # set whenever state == DAEMON
         self._local_q: queue.Queue[dict] = queue.Queue()
         self._local_thread: threading.Thread | None = None
         self._outstanding = 0
@@ -345,18 +346,19 @@ class Proxy:
 
             self._spawn = spawn
         self._spawn(self.root)
-        deadline = time.monotonic() + _env_float(
-            self.env, "CODEGRAPH_DAEMON_START_TIMEOUT", DEFAULT_DAEMON_START_TIMEOUT
-        )
-        began = time.monotonic()
-        while time.monotonic() < deadline:
+        paths = self.paths
+
+        def connected():
             try:
-                return wire.connect_project(self.paths)
+                return wire.connect_project(paths)
             except OSError:
-                # A daemon usually listens within ~50 ms: poll finely at first, then back off.
-                time.sleep(0.005 if time.monotonic() - began < 0.5 else 0.02)
-        _log(f"daemon did not start within its timeout; see {self.paths.daemon_log}")
-        return None
+                return None
+
+        timeout = _env_float(self.env, "CODEGRAPH_DAEMON_START_TIMEOUT", DEFAULT_DAEMON_START_TIMEOUT)
+        conn = wire.poll(connected, timeout, fine=0.5)
+        if conn is None:
+            _log(f"daemon did not start within its timeout; see {self.paths.daemon_log}")
+        return conn
 
     def _read_daemon(self, reader) -> None:
         import json

@@ -35,6 +35,16 @@ def status(root: Path) -> dict | None:
         return None
 
 
+def summary(root: Path) -> dict | None:
+    """What ``codegraph status`` says of the daemon serving ``root`` (pid, version, uptime, clients,
+    watching, watch_note), or None when none answers."""
+    info = status(root)
+    if info is None:
+        return None
+    keep = ("pid", "version", "uptime", "clients", "watching", "watch_note")
+    return {k: info[k] for k in keep if k in info}
+
+
 def running(root: Path | None = None) -> list[dict]:
     """Daemons that answer, from the registry (stale entries are removed). ``root``: only the daemon
     of the project containing it."""
@@ -82,20 +92,13 @@ def start(root: Path, *, timeout: float = 10.0) -> dict:
     if info:
         return info
     daemon.spawn(root)
-    holder: list[dict] = []
-
-    def up() -> bool:
-        got = status(root)
-        if got:
-            holder.append(got)
-        return bool(got)
-
-    if not wire.wait_until(up, timeout):
+    info = wire.poll(lambda: status(root) or None, timeout, fine=0.5)
+    if info is None:
         raise DaemonStartFailed(
             f"The codegraph daemon for {root} did not start within {timeout:g} s; "
             f"see {ProjectPaths(root).daemon_log}."
         )
-    return holder[0]
+    return info
 
 
 def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:

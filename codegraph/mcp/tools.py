@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from codegraph import bounds
+
 MAX_TEXT = 10_000
 MAX_PATH = 4_096
 MAX_LINE_NUMBER = 1_000_000_000
@@ -41,7 +43,7 @@ _MIN_CONFIDENCE = {
     "maximum": 1,
     "description": "Leave out edges the resolver was less sure of (name-only matches are 0.5, the top tier 0.9).",
 }
-_LIMIT = {"type": "integer", "minimum": 1, "maximum": 500, "description": "Maximum results (default 20)."}
+_RELATION_LIMIT = bounds.RELATION_LIMIT.schema("Maximum call sites per definition")
 
 
 def _tool(name: str, description: str, properties: dict, required: list[str]) -> dict:
@@ -72,12 +74,9 @@ TOOLS: list[dict] = [
                 "maxLength": MAX_TEXT,
                 "description": "The question or task in plain words; name symbols when you know them.",
             },
-            "maxChars": {
-                "type": "integer",
-                "minimum": 1000,
-                "maximum": 25000,
-                "description": "Character budget for the envelope (default: sized to the repository).",
-            },
+            "maxChars": bounds.EXPLORE_BUDGET.schema(
+                "Character budget for the envelope (default: sized to the repository)."
+            ),
         },
         ["query"],
     ),
@@ -101,12 +100,7 @@ TOOLS: list[dict] = [
                 "maximum": MAX_LINE_NUMBER,
                 "description": "File mode: first line (1-based).",
             },
-            "limit": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 100000,
-                "description": "File mode: number of lines (default 2000).",
-            },
+            "limit": bounds.FILE_VIEW_LINES.schema("File mode: number of lines"),
             "symbolsOnly": {"type": "boolean", "description": "File mode: list symbols instead of source."},
         },
         [],
@@ -121,20 +115,20 @@ TOOLS: list[dict] = [
                 "maxLength": MAX_TEXT,
                 "description": "Only this node kind (function, method, class, …).",
             },
-            "limit": _LIMIT,
+            "limit": bounds.SEARCH_LIMIT.schema("Maximum results"),
         },
         ["query"],
     ),
     _tool(
         "callers",
         "Who calls this symbol (calls and instantiations), grouped per definition when the name is ambiguous.",
-        {"symbol": _SYMBOL, "file": _FILE, "limit": _LIMIT, "minConfidence": _MIN_CONFIDENCE},
+        {"symbol": _SYMBOL, "file": _FILE, "limit": _RELATION_LIMIT, "minConfidence": _MIN_CONFIDENCE},
         ["symbol"],
     ),
     _tool(
         "callees",
         "What this symbol calls and instantiates, resolved to definitions in the project.",
-        {"symbol": _SYMBOL, "file": _FILE, "limit": _LIMIT, "minConfidence": _MIN_CONFIDENCE},
+        {"symbol": _SYMBOL, "file": _FILE, "limit": _RELATION_LIMIT, "minConfidence": _MIN_CONFIDENCE},
         ["symbol"],
     ),
     _tool(
@@ -144,7 +138,7 @@ TOOLS: list[dict] = [
         {
             "symbol": _SYMBOL,
             "file": _FILE,
-            "depth": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Hops (default 3)."},
+            "depth": bounds.IMPACT_DEPTH.schema("Hops"),
             "minConfidence": _MIN_CONFIDENCE,
         },
         ["symbol"],
@@ -155,7 +149,7 @@ TOOLS: list[dict] = [
         {
             "from": {**_SYMBOL, "description": "Start symbol."},
             "to": {**_SYMBOL, "description": "End symbol."},
-            "maxDepth": {"type": "integer", "minimum": 1, "maximum": 12, "description": "Hops (default 8)."},
+            "maxDepth": bounds.TRACE_DEPTH.schema("Hops"),
         },
         ["from", "to"],
     ),
@@ -164,7 +158,7 @@ TOOLS: list[dict] = [
         "List indexed files (optionally under a folder or matching a pattern) with language and symbol count.",
         {
             "path": {**_FILE, "description": "Folder or substring to filter by."},
-            "limit": {**_LIMIT, "description": "Maximum files (default 200)."},
+            "limit": bounds.FILES_LIMIT.schema("Maximum files"),
         },
         [],
     ),
@@ -179,7 +173,7 @@ TOOLS: list[dict] = [
         "Turn a task description (English or Chinese) into the symbols most relevant to it, ranked.",
         {
             "task": {"type": "string", "maxLength": MAX_TEXT, "description": "The task in plain words."},
-            "limit": _LIMIT,
+            "limit": bounds.CONTEXT_LIMIT.schema("Maximum symbols"),
         },
         ["task"],
     ),

@@ -18,8 +18,11 @@ import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO, TypeVar
 
 from codegraph import __version__
+
+T = TypeVar("T")
 
 WIRE_REVISION = 1
 Handler = Callable[..., dict]
@@ -49,7 +52,7 @@ def send(sock: socket.socket, message: dict) -> None:
     sock.sendall(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
 
-def connect(path: Path, *, timeout: float = 2.0) -> tuple[socket.socket, dict, object]:
+def connect(path: Path, *, timeout: float = 2.0) -> tuple[socket.socket, dict, BinaryIO]:
     """Connect to a daemon socket and exchange hellos.
 
     Returns:
@@ -90,7 +93,7 @@ def socket_paths(paths) -> list[Path]:
     return list(dict.fromkeys((paths.daemon_socket, paths.daemon_socket_short)))
 
 
-def connect_project(paths, *, timeout: float = 2.0) -> tuple[socket.socket, dict, object]:
+def connect_project(paths, *, timeout: float = 2.0) -> tuple[socket.socket, dict, BinaryIO]:
     """:func:`connect` to the daemon of a project (a ``ProjectPaths``), at either of its socket paths.
 
     Raises:
@@ -189,10 +192,19 @@ def run_handler(handler: Handler, message: dict, default_root: Path | None) -> d
 
 
 def wait_until(predicate: Callable[[], bool], timeout: float, step: float = 0.02) -> bool:
-    deadline = time.monotonic() + timeout
+    """Whether ``predicate`` became true within ``timeout`` seconds (polled every ``step``)."""
+    return poll(lambda: True if predicate() else None, timeout, step) is not None
+
+
+def poll(attempt: Callable[[], T | None], timeout: float, step: float = 0.02, fine: float = 0.0) -> T | None:
+    """The first non-None result of ``attempt`` within ``timeout`` seconds, else None. For the first
+    ``fine`` seconds it retries every 5 ms (a daemon usually listens within ~50 ms), then every ``step``."""
+    began = time.monotonic()
     while True:
-        if predicate():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(step)
+        got = attempt()
+        if got is not None:
+            return got
+        waited = time.monotonic() - began
+        if waited >= timeout:
+            return None
+        time.sleep(0.005 if waited < fine else step)

@@ -25,19 +25,19 @@ their keys with values withheld.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
-from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot, SourceUnavailable
-from codegraph.index import sensitive
+from codegraph import bounds
+from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
+from codegraph.index import sensitive, source
 from codegraph.model import Node
 from codegraph.paths import quote_path, resolve_inside
 
 MAX_PATH_CHARS = 4_096
-DEFAULT_LIMIT = 2_000
-MAX_LIMIT = 100_000
+DEFAULT_LIMIT = bounds.FILE_VIEW_LINES.default
+MAX_LIMIT = bounds.FILE_VIEW_LINES.high
 CHAR_BUDGET = 38_000  # body characters per call (issue 3); keeps a page under the host's inline limit
 MAX_SYMBOLS = 200
 MAX_CANDIDATES = 25
@@ -53,7 +53,8 @@ class FileViewReader(Protocol):
     """What the file view needs from the index. ``codegraph.store.reader.Reader`` implements it.
 
     Optional: ``skip_reason(path) -> str | None`` or ``skipped() -> dict[path, reason]`` (why discovery
-    skipped a file on disk) lets a "not indexed" answer say why.
+    skipped a file on disk) lets a "not indexed" answer say why; ``file_record(path)`` (a row with
+    ``language``) gives the language the file was indexed as, for decoding it the same way.
     """
 
     def indexed_paths(self) -> list[str]:
@@ -267,7 +268,7 @@ def read_lines(data: bytes) -> list[str]:
     return text.replace("\r\n", "\n").split("\n")
 
 
-def _load(root: Path, rel: str) -> tuple[list[str], str]:
+def _load(root: Path, rel: str, language: str | None = None) -> tuple[list[str], str]:
     """The decoded lines of an indexed file, read through the guard. Returns (lines, target rel path).
 
     Raises:
@@ -275,34 +276,11 @@ def _load(root: Path, rel: str) -> tuple[list[str], str]:
         FileNotIndexed: not a regular file, a secret behind a symlink, or too big.
         SourceUnavailable: deleted since indexing, or unreadable.
     """
-    target = resolve_inside(root, rel)
-    target_rel = target.relative_to(root.resolve()).as_posix()
-    if sensitive.is_secret(target_rel):
-        raise FileNotIndexed(f"{rel} points at a secret file: codegraph never serves it.")
-    try:
-        # O_NONBLOCK: opening a FIFO must not hang; fstat below refuses anything but a regular file.
-        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except FileNotFoundError:
-        raise SourceUnavailable(rel, SourceUnavailable.DELETED) from None
-    except OSError as exc:
-        raise SourceUnavailable(rel, f"unreadable ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise FileNotIndexed(f"{rel} is not a regular file.")
-        if st.st_size > MAX_FILE_BYTES:
-            raise FileNotIndexed(
-                f"{rel} is {st.st_size} bytes, over the file view's {MAX_FILE_BYTES} byte limit."
-            )
-        data = fh.read(MAX_FILE_BYTES + 1)
+    data, target_rel = source.read_bytes(root, rel, max_bytes=MAX_FILE_BYTES)
     if not data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 BOM: read_lines drops exactly one, as Read does
         # Decoded as the indexer decodes it (UTF-16/32 with a BOM, a PEP 263 cookie), so the lines
         # shown are the lines the index numbered; plain UTF-8 comes back unchanged.
-        from codegraph.index.indexer import source_utf8
-        from codegraph.index.languages import language_for
-
-        language = language_for(target_rel)
-        data = source_utf8(data, language[0] if language else None)
+        data = source.decode(data, target_rel, language)
     return read_lines(data), target_rel
 
 
@@ -379,7 +357,10 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
             gone, or not a regular file.
     """
     rel = match_indexed(root, reader, request.file)
-    lines, target_rel = _load(root, rel)
+    # the language the file was indexed as (codegraph.json ``extensions`` may map it), when the
+    # reader can tell (``file_record``)
+    record = reader.file_record(rel) if hasattr(reader, "file_record") else None
+    lines, target_rel = _load(root, rel, record["language"] if record is not None else None)
     symbols = [n for n in reader.file_symbols(rel) if n.kind != "file"]
     symbols.sort(key=lambda n: (n.start_line, n.start_column, n.name))
     dependents = tuple(sorted({d for d in reader.dependents(rel) if d != rel}))

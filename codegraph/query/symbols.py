@@ -39,7 +39,7 @@ def find_symbols(
     check_text(file, "file", MAX_PATH)
     raw = text.strip()
     head = raw.split(":", 1)[0]
-    if ":" in raw and "::" not in raw and ("/" in head or language_for(head) is not None):
+    if ":" in raw and "::" not in raw and ("/" in head or _is_source_name(reader, head)):
         file, raw = raw.split(":", 1)  # file-qualified: path/to/x.py:Name or x.py:Name
     parts = [p for p in raw.replace("::", ".").replace("#", ".").split(".") if p]
     if not parts:
@@ -85,7 +85,9 @@ def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
         if found:
             return found
         seen.update(c.id for c in classes)
-        bases = [e[1] for e in reader.outgoing([c.id for c in classes], ("extends",)) if e[1] not in seen]
+        bases = [
+            e.target for e in reader.outgoing([c.id for c in classes], ("extends",)) if e.target not in seen
+        ]
         classes = list(reader.nodes(bases).values())
     return []
 
@@ -109,3 +111,17 @@ def suggest(reader: Reader, name: str, limit: int = 5) -> list[str]:
     if len(picks) < limit:
         picks += [n for n in names if name.lower() in n.lower() and n not in picks][: limit - len(picks)]
     return picks
+
+
+def _is_source_name(reader: Reader, name: str) -> bool:
+    """Is ``name`` a file name codegraph indexes, by the built-in map or the project's
+    ``codegraph.json`` ``extensions`` (a config that cannot be used counts as none)?"""
+    from codegraph.config import load_config
+    from codegraph.errors import ConfigUnparsable
+
+    if language_for(name) is not None:
+        return True
+    try:
+        return language_for(name, load_config(reader.root).extensions) is not None
+    except ConfigUnparsable:
+        return False

@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from codegraph.model import Node
 from codegraph.paths import ProjectPaths, find_root
@@ -56,6 +57,28 @@ def unresolved_by_language(conn: sqlite3.Connection) -> dict[str, dict[str, int]
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+class EdgeRow(NamedTuple):
+    """One edge as the query layer reads it: node ids, the kind (calls, instantiates, extends…) and
+    the 1-based line of the reference (None for contains)."""
+
+    source: str
+    target: str
+    kind: str
+    line: int | None
+
+
+class RelationRow(NamedTuple):
+    """An edge with how sure the resolver was: ``confidence`` 0–1 and ``resolved_by`` (how it was
+    resolved), None where the index does not say (the reference CLI's)."""
+
+    source: str
+    target: str
+    kind: str
+    line: int | None
+    confidence: float | None
+    resolved_by: str | None
 
 
 class Reader:
@@ -159,6 +182,57 @@ class Reader:
         except sqlite3.OperationalError:  # an index without the vocabulary table
             return []
 
+    def segments_from(self, prefix: str) -> list[str]:
+        """Distinct camelCase/snake_case name words (lower-case) that start with ``prefix``."""
+        try:
+            return [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT DISTINCT segment FROM name_segment_vocab WHERE segment >= ? AND segment < ?",
+                    (prefix, prefix + "\uffff"),
+                )
+            ]
+        except sqlite3.OperationalError:  # an index without the vocabulary table
+            return []
+
+    def symbol_rows_named(self, names: Iterable[str]) -> list[tuple[str, str, str, str, str]]:
+        """(id, kind, name, qualified_name, file_path) of the symbols (not files or imports) whose
+        simple name is one of ``names``: a light row for scoring many candidates at once."""
+        names = list(dict.fromkeys(names))
+        out: list[tuple[str, str, str, str, str]] = []
+        for i in range(0, len(names), 400):
+            chunk = names[i : i + 400]
+            out.extend(
+                tuple(r)
+                for r in self.conn.execute(
+                    "SELECT id, kind, name, qualified_name, file_path FROM nodes "
+                    f"WHERE name IN ({','.join('?' * len(chunk))}) AND kind NOT IN ('file', 'import')",
+                    chunk,
+                )
+            )
+        return out
+
+    def docstring_rows(self, words: Iterable[str], *, prefix: bool, limit: int = 400):
+        """(id, kind, name, qualified_name, file_path) of symbols whose docstring holds one of
+        ``words`` (as a prefix when ``prefix``), via the full-text index; at most ``limit`` rows."""
+        tokens = [t for w in words for t in _FTS_TOKEN.findall(w)]
+        if not tokens:
+            return []
+        star = "*" if prefix else ""
+        match = " OR ".join(f'docstring : "{t}"{star}' for t in dict.fromkeys(tokens))
+        try:
+            return [
+                tuple(r)
+                for r in self.conn.execute(
+                    "SELECT n.id, n.kind, n.name, n.qualified_name, n.file_path FROM nodes_fts "
+                    "JOIN nodes n ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? "
+                    "AND n.kind NOT IN ('file', 'import') LIMIT ?",
+                    (match, limit),
+                )
+            ]
+        except sqlite3.OperationalError:
+            return []
+
     def all_names(self) -> list[str]:
         return [
             r[0]
@@ -192,22 +266,17 @@ class Reader:
         return [(_node(r[:20]), -r[20]) for r in rows]
 
     # ------------------------------------------------------------------ edges
-    def incoming(
-        self, node_ids: Iterable[str], kinds: Iterable[str]
-    ) -> list[tuple[str, str, str, int | None]]:
-        """(source, target, kind, line) of edges into ``node_ids`` of the given kinds."""
+    def incoming(self, node_ids: Iterable[str], kinds: Iterable[str]) -> list[EdgeRow]:
+        """Edges into ``node_ids`` of the given kinds, ordered by source and line."""
         return self._edges("target", node_ids, kinds)
 
-    def outgoing(
-        self, node_ids: Iterable[str], kinds: Iterable[str]
-    ) -> list[tuple[str, str, str, int | None]]:
+    def outgoing(self, node_ids: Iterable[str], kinds: Iterable[str]) -> list[EdgeRow]:
+        """Edges out of ``node_ids`` of the given kinds, ordered by source and line."""
         return self._edges("source", node_ids, kinds)
 
-    def relations(
-        self, column: str, node_ids: Iterable[str], kinds: Iterable[str]
-    ) -> list[tuple[str, str, str, int | None, float | None, str | None]]:
+    def relations(self, column: str, node_ids: Iterable[str], kinds: Iterable[str]) -> list[RelationRow]:
         """Edges whose ``column`` ("source" or "target") is one of ``node_ids``, with how sure the
-        resolver was: (source, target, kind, line, confidence 0–1 or None, resolvedBy or None)."""
+        resolver was (confidence 0–1 and resolvedBy; None in an index the reference CLI wrote)."""
         ids = list(node_ids)
         kinds = list(kinds)
         out = []
@@ -224,7 +293,7 @@ class Reader:
                     [*chunk, *kinds],
                 ).fetchall()
             )
-        return [tuple(r) for r in out]
+        return [RelationRow(*r) for r in out]
 
     def _edges(self, column: str, node_ids: Iterable[str], kinds: Iterable[str]):
         ids = list(node_ids)
@@ -240,7 +309,7 @@ class Reader:
                     [*chunk, *kinds],
                 ).fetchall()
             )
-        return [tuple(r) for r in out]
+        return [EdgeRow(*r) for r in out]
 
     def dependents(self, path: str) -> list[str]:
         """Files (other than ``path``) with an edge into any symbol of ``path`` or into the file itself."""
@@ -316,39 +385,3 @@ class Reader:
                 "SELECT language, COUNT(*) FROM files GROUP BY language ORDER BY 2 DESC"
             )
         }
-
-    def read_source(self, path: str) -> str:
-        """The file's current text from disk, decoded as the indexer decodes it (BOMs, UTF-16/32, a
-        declared codec; invalid sequences replaced): inside the root, a regular file, never a secret
-        file (``.env``, keys…).
-
-        Raises:
-            PathOutsideRoot: the path escapes the root, is a secret, or is not a regular file.
-            SourceUnavailable: the file was deleted since the last index, can't be read, or its bytes
-                are not text (reason: ``deleted since the last index``, ``unreadable (…)``,
-                ``not text on disk (binary content)``).
-        """
-        import stat as stat_mod
-
-        from codegraph.errors import PathOutsideRoot, SourceUnavailable
-        from codegraph.index.encoding import looks_binary
-        from codegraph.index.indexer import source_utf8
-        from codegraph.index.languages import language_for
-        from codegraph.index.sensitive import is_secret
-        from codegraph.paths import read_regular, resolve_inside
-
-        target = resolve_inside(self.root, path)
-        try:
-            mode = target.stat().st_mode
-            if is_secret(path) or is_secret(target.name) or not stat_mod.S_ISREG(mode):
-                raise PathOutsideRoot(f"Refused: {path!r} is a secret or not a regular file.")
-            data = read_regular(target)
-        except FileNotFoundError:
-            raise SourceUnavailable(path, SourceUnavailable.DELETED) from None
-        except PermissionError as exc:
-            raise SourceUnavailable(path, f"unreadable ({exc.strerror})") from None
-        language = language_for(path)
-        text = source_utf8(data, language[0] if language else None)
-        if looks_binary(text):
-            raise SourceUnavailable(path, SourceUnavailable.NOT_TEXT)
-        return text.decode("utf-8", "replace")

@@ -39,7 +39,7 @@ def spawn_detached(args: list[str], cwd: Path) -> int:
         OSError: the executable cannot be started.
     """
     argv = codegraph_argv() + args
-    actions = [
+    actions: list[tuple] = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
         (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),

@@ -14,29 +14,27 @@ current shape ``{"matcher", "hooks": [{"type": "command", "command", "timeout"}]
 
 from __future__ import annotations
 
+import functools
+import operator
 import os
 import shlex
 from typing import Any
 
 from codegraph_installer import jsonc
-from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import (
-    SERVER_NAME,
-    Options,
-    Plan,
-    claim,
+from codegraph_installer.disk import read_text
+from codegraph_installer.jsonedit import (
     ensure,
     ensure_item,
     foreign_note,
     get,
     install_json,
-    is_our_server,
     parse_object,
-    read_text,
     remove_items,
     restore_or_remove,
     uninstall_json,
 )
+from codegraph_installer.paths import InstallPaths
+from codegraph_installer.plan import SERVER_NAME, Options, Plan, claim, is_our_server
 from codegraph_installer.state import Record, key_of
 
 SCOPES = ("user", "project", "local")
@@ -155,7 +153,9 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text, records=
             text = install_hook(text, hook_group(options, event), event)
         return text
 
-    items = [(("permissions", "allow"), ALLOW_RULE)] if options.auto_allow else []
+    items: list[tuple[tuple[str, ...], str]] = (
+        [(("permissions", "allow"), ALLOW_RULE)] if options.auto_allow else []
+    )
     if scope == "project":
         items.append((("enabledMcpjsonServers",), SERVER_NAME))
     plan.files.append(
@@ -217,13 +217,13 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text, record
     kept: list[str] = []
 
     def settings_steps(text: str) -> str:
-        ours = [(("permissions", "allow"), ALLOW_RULE)]
+        ours: list[tuple[tuple[str, ...], str]] = [(("permissions", "allow"), ALLOW_RULE)]
         if scope == "project":
             ours.append((("enabledMcpjsonServers",), SERVER_NAME))
         for array, item in ours:
             if (array, item) in settings_record.items:
                 prune = settings_record.prunable(array, len(array))
-                text = remove_items(text, array, lambda r, item=item: r == item, prune=prune)
+                text = remove_items(text, array, functools.partial(operator.eq, item), prune=prune)
             elif isinstance(get(text, array), list) and item in get(text, array):
                 kept.append(f"{'.'.join(array)} {item!r}")
         for event in HOOKS:

@@ -8,16 +8,9 @@ import tomlkit
 from tomlkit.exceptions import ParseError
 
 from codegraph.errors import ConfigUnparsable
+from codegraph_installer.disk import read_text
 from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import (
-    SERVER_NAME,
-    FilePlan,
-    Options,
-    Plan,
-    claim,
-    is_our_server,
-    read_text,
-)
+from codegraph_installer.plan import SERVER_NAME, FilePlan, Options, Plan, claim, is_our_server
 from codegraph_installer.state import Record, key_of
 
 SCOPES = ("user",)
@@ -85,6 +78,7 @@ def plan_install(paths: InstallPaths, options: Options, read=read_text, records=
             base += "\n"
         plan.files.append(FilePlan(path, text, base + _block(options), record))
         return plan
+    assert servers is not None  # no table at all took the branch above
     table = tomlkit.table()
     for name, value in wanted.items():
         table[name] = value
@@ -117,7 +111,7 @@ def plan_uninstall(paths: InstallPaths, options: Options, read=read_text, record
                 f"left mcp_servers.{SERVER_NAME} in {path} as it is: codegraph did not write it."
             )
         return plan
-    assert text is not None
+    assert text is not None and servers is not None  # ``current`` was found in that table
     key = ("mcp_servers", SERVER_NAME)
     previous = dict(record.replaced).get(key)
     block = tomlkit.dumps({"mcp_servers": {SERVER_NAME: current.unwrap()}})

@@ -16,9 +16,11 @@ import tomlkit
 
 from codegraph.errors import ConfigRefused, ConfigUnparsable
 from codegraph_installer import claude, targets
+from codegraph_installer.disk import read_text
 from codegraph_installer.handshake import handshake
+from codegraph_installer.jsonedit import get, parse_object
 from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import SERVER_NAME, get, parse_object, read_text
+from codegraph_installer.plan import SERVER_NAME
 from codegraph_installer.simple import gemini_folder_trusted
 
 
@@ -88,7 +90,7 @@ def _read(path: Path, report: Report, name: str) -> str | None:
 def find_entries(target: str, paths: InstallPaths, report: Report) -> list[Found]:
     found: list[Found] = []
     for scope in targets.scopes(target):
-        path, key = (paths.codex_config, None) if target == "codex" else _entry_path(target, scope, paths)
+        path, key = (paths.codex_config, ()) if target == "codex" else _entry_path(target, scope, paths)
         try:
             text = _read(path, report, f"config ({scope})")
         except _Unreadable:

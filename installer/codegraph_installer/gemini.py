@@ -15,21 +15,17 @@ milliseconds; ``matcher`` is a regex on tool names for tool events, an exact str
 from __future__ import annotations
 
 from codegraph_installer.claude import hook_group, install_hook, remove_hooks
-from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import (
-    SERVER_NAME,
-    Options,
-    Plan,
-    claim,
+from codegraph_installer.disk import read_text
+from codegraph_installer.jsonedit import (
     ensure,
     foreign_note,
     install_json,
-    is_our_server,
     parse_object,
-    read_text,
     restore_or_remove,
     uninstall_json,
 )
+from codegraph_installer.paths import InstallPaths
+from codegraph_installer.plan import SERVER_NAME, Options, Plan, claim, is_our_server
 from codegraph_installer.simple import Gemini
 from codegraph_installer.state import Record, key_of
 

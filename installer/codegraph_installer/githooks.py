@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codegraph_installer.plan import read_text
+from codegraph_installer.disk import read_text
 
 HOOK_NAMES = ("post-checkout", "post-merge", "post-commit", "post-rewrite")
 BEGIN = "# >>> codegraph: keep the code index fresh (codegraph uninstall removes this) >>>"

@@ -18,21 +18,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from codegraph_installer.paths import InstallPaths
-from codegraph_installer.plan import (
-    SERVER_NAME,
-    Options,
-    Plan,
-    claim,
+from codegraph_installer.disk import read_text
+from codegraph_installer.jsonedit import (
     ensure,
     foreign_note,
     install_json,
-    is_our_server,
     parse_object,
-    read_text,
     restore_or_remove,
     uninstall_json,
 )
+from codegraph_installer.paths import InstallPaths
+from codegraph_installer.plan import SERVER_NAME, Options, Plan, claim, is_our_server
 from codegraph_installer.state import Record, key_of
 
 SERVE = ["serve", "--mcp"]

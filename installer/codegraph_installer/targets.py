@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from codegraph_installer import claude, codex, gemini, state
+from codegraph_installer.disk import apply, read_text
 from codegraph_installer.paths import InstallPaths, console_script
-from codegraph_installer.plan import Options, Plan, apply, read_text
+from codegraph_installer.plan import Options, Plan
 from codegraph_installer.simple import Cursor, Opencode, VSCode
 
-TARGETS = {
+# a target is a module (claude, codex, gemini) or an instance (the simple JSON ones) with plan_install,
+# plan_uninstall and SCOPES/scopes
+TARGETS: dict[str, Any] = {
     "claude": claude,
     "codex": codex,
     "cursor": Cursor(),
@@ -123,3 +127,23 @@ def run(target: str, action: str, paths: InstallPaths, options: Options, *, dry_
     if dry_run or not result.changed:
         return Outcome(result, written=False)
     return Outcome(result, written=True, backups=apply(result, paths.backups, paths.install_state))
+
+
+def installed_for(project: Path) -> list[dict]:
+    """Agents and scopes whose config holds codegraph's server entry (for this project where the scope
+    is per project), from the installer's own plans: what `codegraph uninstall` would remove. Configs
+    that don't parse are left out (``codegraph doctor`` reports them)."""
+    from codegraph.errors import CodegraphError
+
+    paths = InstallPaths.current(project)
+    found = []
+    for name in TARGETS:
+        for scope in scopes(name):
+            try:
+                would = plan(name, "uninstall", paths, make_options(name, scope))
+            except (CodegraphError, ValueError, OSError):
+                continue
+            if would.changed:
+                config = next((str(f.path) for f in would.files if f.status != "unchanged"), None)
+                found.append({"target": name, "scope": scope, "config": config})
+    return found

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from codegraph.errors import CodegraphError
 from codegraph.paths import DIR_NAME
+from codegraph_installer.disk import read_text
 from codegraph_installer.githooks import BEGIN, HOOK_NAMES, hooks_folder, uninstall_git_hooks
-from codegraph_installer.plan import read_text
 
 
 class UninitRefused(CodegraphError):

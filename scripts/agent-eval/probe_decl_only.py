@@ -92,16 +92,19 @@ def probe(reader: Reader, question: str) -> dict:
     ranking = explore.rank(reader, question)
     text = render(result)
     shown = {s.path: len(s.text) for s in result.sections}
-    files = [{
-        "rank": i + 1,
-        "path": fs.path,
-        "score": round(fs.score, 4),
-        "graph": round(fs.graph, 4),
-        "terms": round(fs.terms, 4),
-        "penalty": fs.penalty,
-        "reasons": fs.reasons,
-        "share": round(shown.get(fs.path, 0) / len(text), 3) if text else 0.0,
-    } for i, fs in enumerate(ranking.files)]
+    files = [
+        {
+            "rank": i + 1,
+            "path": fs.path,
+            "score": round(fs.score, 4),
+            "graph": round(fs.graph, 4),
+            "terms": round(fs.terms, 4),
+            "penalty": fs.penalty,
+            "reasons": fs.reasons,
+            "share": round(shown.get(fs.path, 0) / len(text), 3) if text else 0.0,
+        }
+        for i, fs in enumerate(ranking.files)
+    ]
     return {"question": question, "envelope_chars": len(text), "budget": result.budget, "files": files}
 
 
@@ -119,8 +122,10 @@ def format_text(results: list[dict], fixture: str, variant: str) -> str:
         out.append(f"{'rank':>4}  {'score':>7}  {'penalty':>7}  {'share':>6}  path  [reasons]")
         for f in r["files"]:
             reasons = f"  [{'; '.join(f['reasons'])}]" if f["reasons"] else ""
-            out.append(f"{f['rank']:>4}  {f['score']:>7.4f}  {f['penalty']:>7.2f}  {f['share']:>6.1%}  "
-                       f"{f['path']}{reasons}")
+            out.append(
+                f"{f['rank']:>4}  {f['score']:>7.4f}  {f['penalty']:>7.2f}  {f['share']:>6.1%}  "
+                f"{f['path']}{reasons}"
+            )
     return "\n".join(out)
 
 

@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _corpora import corpus_dir  # noqa: E402
-from _measure import measure  # noqa: E402
+from _corpora import corpus_dir
+from _measure import measure
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
@@ -108,7 +108,8 @@ def edit_one(root: Path) -> str:
     label, files = max(by_label.items(), key=lambda kv: len(kv[1]))
     target = files[len(files) // 2]
     with target.open("a", encoding="utf-8", errors="replace") as f:
-        f.write(f"\n{module_for(label).line_comment} edited by index_bench\n")
+        lang = module_for(label)
+        f.write(f"\n{lang.line_comment} edited by index_bench{lang.comment_end}\n")
     return target.relative_to(root).as_posix()
 
 

@@ -35,7 +35,8 @@ from _corpora import corpus_dir  # noqa: E402
 
 from codegraph.index.indexer import index_project  # noqa: E402
 from codegraph.paths import ProjectPaths  # noqa: E402
-from codegraph.query import explore, graph  # noqa: E402
+from codegraph.query import explore  # noqa: E402
+from codegraph.query.relations import callers  # noqa: E402
 from codegraph.render import render  # noqa: E402
 from codegraph.store.reader import Reader  # noqa: E402
 
@@ -66,8 +67,6 @@ SYMBOLS = [
 ]
 
 
-
-
 def pct(values: list[float], q: float) -> float:
     """The q-quantile (0..1) by linear interpolation between closest ranks."""
     xs = sorted(values)
@@ -93,7 +92,7 @@ def _explore(reader: Reader, q: str) -> None:
 
 
 def _callers(reader: Reader, s: str) -> None:
-    render(graph.callers(reader, s))
+    render(callers(reader, s))
 
 
 def timed(fn, reader: Reader, items: list[str], reps: int) -> tuple[list[float], dict[str, list[float]]]:

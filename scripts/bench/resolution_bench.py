@@ -23,7 +23,8 @@ reference stores ``self.f()`` as ``f``), or, with no callee text stored, the sam
 defined on that line counts too, however the tool qualifies it. A site may list ``accept``: other
 targets that are not wrong (an alias's own binding, say) but do not count as found. Resolver ``dynamic``
 marks sites whose target only runtime knowledge gives (manager proxies, mixins, factories): the
-``static`` row leaves them out.
+``static`` row leaves them out. A labels file's ``config`` object is written into the corpus copy as its
+``codegraph.json`` before indexing (an npm package's sources under ``dist/``: ``{"include": ["dist/"]}``).
 """
 
 from __future__ import annotations
@@ -195,10 +196,16 @@ def score(db: Path, labels: dict) -> dict[str, Score]:
     return dict(scores)
 
 
+def write_config(root: Path, labels: dict) -> None:
+    """A labels file's ``config`` (a ``codegraph.json`` object, e.g. ``{"include": ["dist/"]}`` for an
+    npm package whose sources are its ``dist/``) written into the corpus copy before indexing."""
+    if labels.get("config"):
+        (root / "codegraph.json").write_text(json.dumps(labels["config"]))
 
 
-def index_copy(src: Path, dest: Path, reference: bool = False) -> Path:
+def index_copy(src: Path, dest: Path, reference: bool = False, labels: dict | None = None) -> Path:
     shutil.copytree(src, dest, symlinks=True)
+    write_config(dest, labels or {})
     if reference:
         subprocess.run(
             ["bash", str(SHARED / "reference" / "reference-cli.sh"), "init", str(dest)],
@@ -238,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         tools = ["codegraph"] + (["reference"] if args.reference else [])
         for tool in tools:
             with tempfile.TemporaryDirectory() as tmp:
-                db = index_copy(src, Path(tmp) / corpus, reference=tool == "reference")
+                db = index_copy(src, Path(tmp) / corpus, reference=tool == "reference", labels=labels)
                 result = score(db, labels)
             report[f"{corpus}/{tool}"] = {
                 k: {

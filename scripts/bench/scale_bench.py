@@ -24,8 +24,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import measure  # noqa: E402
-from monorepo import generate  # noqa: E402
+from _measure import measure
+from monorepo import generate
 
 DEST = Path(os.environ.get("CODEGRAPH_CORPORA", Path.home() / ".cache" / "codegraph-corpora"))
 CODEGRAPH = [sys.executable, "-m", "codegraph"]

@@ -12,7 +12,7 @@ from pathlib import Path
 from codegraph.index import background
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query.basic import status
+from codegraph.query.status import status
 from codegraph.render import render
 from codegraph.store.reader import Reader
 

@@ -14,7 +14,7 @@ from codegraph.errors import ConfigUnparsable
 from codegraph.index.discover import discover
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query import basic
+from codegraph.query.status import status
 from codegraph.store.reader import Reader
 from tests.conftest import git
 
@@ -57,8 +57,8 @@ def test_tracked_packages_named_like_build_output_are_indexed_and_untracked_outp
     with Reader(tmp_path) as reader:
         assert [n.file_path for n in reader.nodes_named("Coverage")] == ["coverage/control.py"]
         assert reader.nodes_named("build_sdist")[0].file_path == "src/build/__init__.py"
-        status = basic.status(reader)
-    assert status.added == [] and status.deleted == []
+        report = status(reader)
+    assert report.added == [] and report.deleted == []
 
 
 def test_outside_git_a_python_package_named_like_build_output_is_indexed(tmp_path):
@@ -84,7 +84,7 @@ def test_include_in_codegraph_json_re_includes_paths_under_ignored_names(tmp_pat
     assert summary.files == 2 and summary.skipped == {"ignored directory": 1}
     with Reader(tmp_path) as reader:
         assert reader.nodes_named("generated_api")[0].file_path == "build/generated/api.py"
-        assert basic.status(reader).deleted == []
+        assert status(reader).deleted == []
     (tmp_path / "codegraph.json").write_text(json.dumps({"include": "build/"}))
     with pytest.raises(ConfigUnparsable, match="'include' must be a list of gitignore-style patterns"):
         load_config(tmp_path)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from codegraph.query.graph import callees, callers
+from codegraph.query.relations import callees, callers
 
 
 def caller_names(reader, symbol):
@@ -232,7 +232,8 @@ def test_name_only_matches_are_the_lowest_tier_shown_and_filterable(tmp_path):
 
     from codegraph.index.indexer import index_project
     from codegraph.paths import ProjectPaths
-    from codegraph.query.graph import callers, impact
+    from codegraph.query.impact import impact
+    from codegraph.query.relations import callers
     from codegraph.render import render, to_data
     from codegraph.store.reader import Reader
 
@@ -273,7 +274,7 @@ def test_functions_passed_as_values_are_references_that_impact_finds(tmp_path):
 
     from codegraph.index.indexer import index_project
     from codegraph.paths import ProjectPaths
-    from codegraph.query.graph import impact
+    from codegraph.query.impact import impact
     from codegraph.store.reader import Reader
 
     (tmp_path / "handlers.py").write_text(

@@ -107,11 +107,10 @@ def test_backups_hold_the_previous_bytes_of_every_file_install_changed(case, tmp
     paths, options, _, _ = _setup(case, tmp_path)
     original = _disk(tmp_path)
     outcome = targets.run(case.parent.name, "install", paths, options)
-    backed_up = {b.read_text(encoding="utf-8") for b in outcome.backups}
-    for change in outcome.plan.files:
-        if change.before is not None and change.status != "unchanged":
-            rel = change.path.relative_to(tmp_path).as_posix()
-            assert original[rel] in backed_up
+    backed_up = sorted(b.read_text(encoding="utf-8") for b in outcome.backups)
+    overwritten = [c for c in outcome.plan.files if c.before is not None and c.status != "unchanged"]
+    # one backup per file that existed and changed, holding exactly its old bytes (none for new files)
+    assert backed_up == sorted(original[c.path.relative_to(tmp_path).as_posix()] for c in overwritten)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}-{p.name}")
@@ -121,6 +120,6 @@ def test_dry_run_writes_nothing_and_its_diff_names_each_changed_file(case, tmp_p
     outcome = targets.run(case.parent.name, "install", paths, options, dry_run=True)
     assert _disk(tmp_path) == original
     assert not outcome.written
-    for change in outcome.plan.files:
-        if change.status != "unchanged":
-            assert str(change.path) in change.diff()
+    changed = [c for c in outcome.plan.files if c.status != "unchanged"]
+    assert changed, "every golden case installs something"
+    assert [c.path for c in changed if str(c.path) not in c.diff()] == []

@@ -144,7 +144,7 @@ class ReadFileGeminiAPI(FakeGeminiAPI):
         api = self
         plain = handler.do_POST
 
-        def do_POST(self):  # noqa: N802 - http.server's name
+        def do_POST(self):
             if "enerateContent" not in self.path or "alt=sse" not in self.path or api.called:
                 return plain(self)
             body = self.rfile.read(int(self.headers.get("content-length") or 0))

@@ -8,8 +8,7 @@ import pathlib
 import stat
 
 import pytest
-from codegraph_installer import plan as plan_module
-from codegraph_installer import targets
+from codegraph_installer import disk, targets
 from codegraph_installer.paths import InstallPaths
 
 from codegraph.errors import ConfigConflict, ConfigUnparsable, ConfigUnwritable
@@ -298,14 +297,14 @@ def test_a_failed_write_puts_back_the_files_already_written(sandbox, monkeypatch
     (home / ".claude.json").write_text('{"theme": "dark"}\n')
     (home / ".claude" / "settings.json").write_text('{"model": "x"}\n')
     before = _snapshot(home)
-    real_write = plan_module._atomic_write
+    real_write = disk._atomic_write
 
     def failing_write(path, text):
         if path.name == "settings.json":
             raise OSError(28, "No space left on device", str(path))
         real_write(path, text)
 
-    monkeypatch.setattr(plan_module, "_atomic_write", failing_write)
+    monkeypatch.setattr(disk, "_atomic_write", failing_write)
     with pytest.raises(ConfigUnwritable, match="No space left on device"):
         _run(home, project, "claude", "install")
     assert _snapshot(home) == before

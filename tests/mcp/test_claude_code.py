@@ -109,11 +109,14 @@ def test_the_model_receives_the_readable_text_of_every_tool_and_explore_within_i
     for number, (name, args) in enumerate(calls):
         rendered = call_tool(name, args, default_root=project)["content"][0]["text"]
         got = received[f"toolu_fake_{number}"]
-        if name == "codegraph_status":  # live state: the session's daemon (stopped since) and its HOME's agents
+        if (
+            name == "codegraph_status"
+        ):  # live state: the session's daemon (stopped since) and its HOME's agents
             assert "\ndaemon: pid " in got and "\nagents: claude (user)\n" in got, got
             live = ("daemon: ", "agents: ")
             got, rendered = (
-                "\n".join(ln for ln in text.split("\n") if not ln.startswith(live)) for text in (got, rendered)
+                "\n".join(ln for ln in text.split("\n") if not ln.startswith(live))
+                for text in (got, rendered)
             )
         assert got == rendered, name
     assert len(received["toolu_fake_0"]) <= 3000

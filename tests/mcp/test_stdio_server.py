@@ -177,8 +177,14 @@ def test_sigint_and_sigterm_end_the_proxy_at_once(no_index_dir, server_env):
 
 def test_the_startup_watchdog_ends_a_proxy_that_never_receives_a_byte(no_index_dir, server_env):
     proc = _spawn(no_index_dir, {**server_env, "CODEGRAPH_MCP_STARTUP_TIMEOUT": "0.5"})
-    proc.wait(3)
+    try:
+        ended = proc.wait(3) is not None
+    except subprocess.TimeoutExpired:
+        ended = False
+    out = proc.stdout.read() if ended else b""
     _finish(proc)
+    assert ended, "the proxy was still running 3 s after a 0.5 s startup timeout"
+    assert out == b"", "nothing may be written to stdout before a request"
 
 
 def test_the_proxy_exits_when_its_parent_dies_even_with_stdin_open(no_index_dir, server_env):

@@ -286,3 +286,50 @@ def test_min_confidence_outside_zero_to_one_is_refused_and_inside_is_accepted(al
         assert call_tool(name, {**base, "minConfidence": good}, default_root=project)["isError"] is False, (
             good
         )
+
+
+# (tool, schema parameter) -> (CLI command, option): the same argument on both sides.
+SAME_ARGUMENT = {
+    ("codegraph_search", "limit"): ("search", "limit"),
+    ("codegraph_callers", "limit"): ("callers", "limit"),
+    ("codegraph_callees", "limit"): ("callees", "limit"),
+    ("codegraph_impact", "depth"): ("impact", "depth"),
+    ("codegraph_trace", "maxDepth"): ("trace", "max_depth"),
+    ("codegraph_files", "limit"): ("files", "limit"),
+    ("codegraph_context", "limit"): ("context", "limit"),
+    ("codegraph_node", "limit"): ("node", "limit"),
+    ("codegraph_explore", "maxChars"): ("explore", "max_chars"),
+}
+
+
+@pytest.mark.parametrize(("tool", "param"), sorted(SAME_ARGUMENT), ids=lambda v: str(v))
+def test_cli_and_mcp_give_an_argument_the_same_default_and_range(tool, param):
+    import click
+
+    from codegraph.cli.main import cli
+
+    command, option = SAME_ARGUMENT[(tool, param)]
+    cmd = cli.get_command(click.Context(cli), command)
+    opt = next(p for p in cmd.params if p.name == option)
+    schema = TOOLS_BY_NAME[tool]["inputSchema"]["properties"][param]
+    assert (opt.type.min, opt.type.max) == (schema["minimum"], schema["maximum"])
+    said = re.search(r"\(default (\d+)\)", schema["description"])
+    mcp_default = int(said.group(1)) if said else None
+    given = opt.get_default(click.Context(cmd))
+    cli_default = given if isinstance(given, int) else _help_default(opt.help)  # unset: said in --help
+    assert cli_default == mcp_default
+
+
+def _help_default(help_text: str | None) -> int | None:
+    said = re.search(r"\(default (\d+)\)", help_text or "")
+    return int(said.group(1)) if said else None
+
+
+def test_every_numeric_schema_parameter_has_a_cli_twin():
+    numeric = {
+        (t["name"], p)
+        for t in TOOLS
+        for p, s in t["inputSchema"]["properties"].items()
+        if s.get("type") == "integer" and p not in ("line", "offset")
+    }
+    assert numeric - set(SAME_ARGUMENT) == set()

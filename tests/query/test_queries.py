@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from codegraph.errors import InputTooLong, SymbolNotFound
-from codegraph.query import basic, explore, graph
+from codegraph.query import explore
+from codegraph.query.impact import impact
+from codegraph.query.node import node
+from codegraph.query.relations import callers
+from codegraph.query.trace import trace
 from codegraph.render import render
 
 
@@ -40,7 +44,7 @@ def test_explore_with_no_matching_symbol_says_why(indexed):
 
 def test_node_shows_source_callers_and_callees(indexed):
     reader = indexed("python")
-    result = basic.node(reader, "Query.add_q")
+    result = node(reader, "Query.add_q")
     assert result.source.splitlines()[0] == "12\t    def add_q(self, q):"
     assert [s.node.qualified_name for s in result.callers] == ["QuerySet::filter"]
     assert {s.node.qualified_name for s in result.callees} == {"Query::build_filter", "Node::add"}
@@ -48,28 +52,28 @@ def test_node_shows_source_callers_and_callees(indexed):
 
 def test_node_for_a_class_lists_members(indexed):
     reader = indexed("python")
-    result = basic.node(reader, "QuerySet")
+    result = node(reader, "QuerySet")
     assert [m.name for m in result.members] == ["__init__", "filter", "get"]
 
 
 def test_ambiguous_name_is_grouped_per_definition_and_narrowed_by_file(indexed):
     reader = indexed("python")
-    groups = graph.callers(reader, "add").groups
+    groups = callers(reader, "add").groups
     assert [g.definition.qualified_name for g in groups] == ["Collector::add", "Node::add"]
-    only = graph.callers(reader, "add", file="utils/tree.py").groups
+    only = callers(reader, "add", file="utils/tree.py").groups
     assert [g.definition.qualified_name for g in only] == ["Node::add"]
 
 
 def test_unknown_symbol_raises_with_suggestions_not_a_fuzzy_answer(indexed):
     reader = indexed("python")
     with pytest.raises(SymbolNotFound) as info:
-        graph.callers(reader, "build_filtr")
+        callers(reader, "build_filtr")
     assert "build_filter" in info.value.suggestions
 
 
 def test_impact_walks_callers_and_subclasses_by_depth(indexed):
     reader = indexed("python")
-    result = graph.impact(reader, "Node", depth=3)
+    result = impact(reader, "Node", depth=3)
     depth1 = {n.qualified_name for n in result.by_depth[1]}
     assert {"WhereNode", "Query::add_q"} <= depth1
     assert "shop/db/query.py" in result.files
@@ -77,7 +81,7 @@ def test_impact_walks_callers_and_subclasses_by_depth(indexed):
 
 def test_trace_finds_the_call_path(indexed):
     reader = indexed("typescript")
-    result = graph.trace(reader, "double", "Subscriber.emit")
+    result = trace(reader, "double", "Subscriber.emit")
     # map's inline callback types `source: Observable<T>`, so source.subscribe resolves
     assert [s.node.qualified_name for s in result.path] == [
         "double",
@@ -109,7 +113,7 @@ def test_node_of_an_edited_file_uses_current_line_numbers_and_answers_carry_a_ba
     reader = indexed("python")
     target = reader.root / "shop" / "db" / "sql" / "query.py"
     target.write_text("# a new first line\n# and another\n" + target.read_text())
-    result = basic.node(reader, "Query.add_q")
+    result = node(reader, "Query.add_q")
     assert result.source.splitlines()[0] == "14\t    def add_q(self, q):"
     monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
     answer = call_tool("codegraph_node", {"symbol": "Query.add_q"}, default_root=Path(reader.root))
@@ -123,16 +127,14 @@ def test_node_of_a_symbol_removed_since_the_index_says_so(indexed):
     reader = indexed("python")
     (reader.root / "shop" / "db" / "deletion.py").write_text("# emptied\n")
     with pytest.raises(SymbolNotFound) as info:
-        basic.node(reader, "Collector.add")
+        node(reader, "Collector.add")
     assert "no longer there" in str(info.value)
 
 
 def test_a_member_named_through_a_subclass_is_found_on_its_base(indexed):
     reader = indexed("python")
     # WhereNode inherits add from tree.Node: WhereNode.add names Node::add
-    assert [g.definition.qualified_name for g in graph.callers(reader, "WhereNode.add").groups] == [
-        "Node::add"
-    ]
+    assert [g.definition.qualified_name for g in callers(reader, "WhereNode.add").groups] == ["Node::add"]
 
 
 def test_explore_on_a_named_class_shows_its_members_that_the_question_words_name(indexed):

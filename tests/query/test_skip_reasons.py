@@ -16,7 +16,9 @@ import pytest
 from codegraph.errors import CodegraphError
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query import basic, file_view
+from codegraph.query import file_view
+from codegraph.query.files import files
+from codegraph.query.node import node
 from codegraph.render import render
 from codegraph.store.reader import Reader
 
@@ -37,7 +39,7 @@ def as_unprivileged(fn):
             os.setgid(NOBODY)
             os.setuid(NOBODY)
             out = pickle.dumps(("ok", fn()))
-        except BaseException as exc:  # noqa: BLE001 - reported to the parent
+        except BaseException as exc:
             out = pickle.dumps(("error", f"{exc!r}\n{traceback.format_exc()}"))
         with os.fdopen(write_end, "wb") as fh:
             fh.write(out)
@@ -56,7 +58,7 @@ def answers(root: Path) -> dict[str, str]:
     """What `files`, the file view of locked.py / link.py and `node a_func` say (each as rendered)."""
     out = {}
     with Reader(root) as reader:
-        out["files"] = render(basic.files(reader))
+        out["files"] = render(files(reader))
         for name in ("locked.py", "link.py"):
             try:
                 out[name] = render(
@@ -64,7 +66,7 @@ def answers(root: Path) -> dict[str, str]:
                 )
             except CodegraphError as exc:
                 out[name] = str(exc)
-        out["node"] = render(basic.node(reader, "a_func"))
+        out["node"] = render(node(reader, "a_func"))
     return out
 
 
@@ -112,14 +114,14 @@ def test_an_unreadable_file_and_an_outward_symlink_get_one_reason_everywhere(pro
 @pytest.mark.parametrize("use_git", [True, False])
 def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(tmp_path, use_git):
     # adversarial pass 2026-12-01: a C project indexed as "0 files … skipped: none" (before C had a
-    # module), the same silence issue 9 reported for .go/.rs/.java; Lua and Perl have none yet.
+    # module), the same silence issue 9 reported for .go/.rs/.java; Nim and Crystal have none yet.
     import subprocess
     import sys
 
-    (tmp_path / "main.lua").write_text("local function f() return 0 end\n")
-    (tmp_path / "f.pl").write_text("sub f { 0 }\n")
+    (tmp_path / "main.nim").write_text("proc f(): int = 0\n")
+    (tmp_path / "f.cr").write_text("def f\n  0\nend\n")
     (tmp_path / "node_modules").mkdir()
-    (tmp_path / "node_modules" / "dep.lua").write_text("return 1\n")
+    (tmp_path / "node_modules" / "dep.nim").write_text("echo 1\n")
     (tmp_path / "README.md").write_text("# not source\n")
     if use_git:
         subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
@@ -127,8 +129,8 @@ def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(t
     assert summary.skipped == {"language not supported yet": 2}
     with Reader(tmp_path) as reader:
         assert reader.skipped() == {
-            "main.lua": "language not supported yet (Lua)",
-            "f.pl": "language not supported yet (Perl)",
+            "main.nim": "language not supported yet (Nim)",
+            "f.cr": "language not supported yet (Crystal)",
         }
 
     def cg(*args):
@@ -141,7 +143,10 @@ def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(t
 
     assert "skipped: 2 language not supported yet" in cg("status").stdout
     explore = cg("explore", "what calls f")
-    assert "2 source files here are in languages codegraph does not support yet (Lua 1, Perl 1)" in explore.stdout
+    assert (
+        "2 source files here are in languages codegraph does not support yet (Crystal 1, Nim 1)"
+        in explore.stdout
+    )
 
 
 def test_a_fifo_named_like_source_is_skipped_with_its_reason_in_files_and_the_file_view(tmp_path):

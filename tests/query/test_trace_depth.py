@@ -8,7 +8,7 @@ import sys
 
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query import graph
+from codegraph.query.trace import trace
 from codegraph.render import render
 from codegraph.store.reader import Reader
 
@@ -20,15 +20,15 @@ def test_a_path_beyond_the_depth_limit_is_reported_as_the_limit_not_as_missing_c
     (tmp_path / "chain.py").write_text(chain + "\n\ndef lone():\n    return 1\n")
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
     with Reader(tmp_path) as reader:
-        limited = graph.trace(reader, "f0", "f11")
+        limited = trace(reader, "f0", "f11")
         assert limited.path == [] and limited.depth_limited
         text = render(limited)
         assert text.startswith(
             "No call path from 'f0' to 'f11' within 8 calls: the search stopped at the depth"
         )
         assert "`--max-depth`" in text and "`maxDepth`" in text and "untyped" not in text
-        assert len(graph.trace(reader, "f0", "f11", max_depth=11).path) == 12
-        exhausted = graph.trace(reader, "f0", "lone", max_depth=12)  # every call followed: truly no path
+        assert len(trace(reader, "f0", "f11", max_depth=11).path) == 12
+        exhausted = trace(reader, "f0", "lone", max_depth=12)  # every call followed: truly no path
         assert not exhausted.depth_limited and "untyped receivers" in render(exhausted)
     proc = subprocess.run(
         [sys.executable, "-m", "codegraph", "trace", "f0", "f11", "-p", str(tmp_path), "--max-depth", "12"],

@@ -8,8 +8,10 @@ this folder.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import pkgutil
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -58,6 +60,36 @@ def registry() -> Registry:
     return Registry(found)
 
 
+def overrides(extensions: Mapping[str, str] | None) -> Registry:
+    """The registry with a project's ``codegraph.json`` ``extensions`` (``{".inc": "php"}``, keys
+    lower case) over the built-in extension map; the registry itself when there are none.
+
+    Raises:
+        ConfigUnparsable: a value is no registered language's label (the message names the key and
+            lists the labels).
+    """
+    if not extensions:
+        return registry()
+    return _overridden(tuple(sorted(extensions.items())))
+
+
+@cache
+def _overridden(items: tuple[tuple[str, str], ...]) -> Registry:
+    from codegraph.errors import ConfigUnparsable
+
+    base = registry()
+    for ext, label in items:
+        if label not in base.by_label:
+            known = ", ".join(sorted(base.by_label))
+            raise ConfigUnparsable(
+                f"codegraph.json: 'extensions' maps {ext!r} to {label!r}, which is no language label"
+                f" (known: {known})"
+            )
+    mapped = copy.copy(base)
+    mapped.by_extension = {**base.by_extension, **{ext: base.by_label[label] for ext, label in items}}
+    return mapped
+
+
 def all_languages() -> list[LanguageModule]:
     """Every registered language, sorted by label."""
     return sorted(registry().by_label.values(), key=lambda lang: lang.label)
@@ -72,18 +104,20 @@ def module_for(label: str) -> LanguageModule:
     return registry().by_label[label]
 
 
-def language_for(path: str) -> tuple[str, str] | None:
-    """``(language label, grammar)`` for a file path, or None when it is not a source file we index."""
-    lang = registry().for_path(path)
+def language_for(path: str, extensions: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """``(language label, grammar)`` for a file path, or None when it is not a source file we index.
+    ``extensions``: the project's ``codegraph.json`` map, over the built-in one (see :func:`overrides`,
+    which raises ConfigUnparsable for an unknown label)."""
+    lang = overrides(extensions).for_path(path)
     return (lang.label, lang.grammar) if lang is not None else None
 
 
-def unsupported_language(path: str) -> str | None:
+def unsupported_language(path: str, extensions: Mapping[str, str] | None = None) -> str | None:
     """The name of the language a source file is in when no module supports it yet (``a.lua`` →
-    ``Lua``), else None."""
+    ``Lua``), else None (also when the project's ``extensions`` map it to a language)."""
     from codegraph.index.languages._unsupported import NOT_YET
 
-    if registry().for_path(path) is not None:
+    if overrides(extensions).for_path(path) is not None:
         return None
     name = path.rsplit("/", 1)[-1].lower()
     dot = name.rfind(".")
@@ -142,6 +176,7 @@ __all__ = [
     "is_test_path",
     "language_for",
     "module_for",
+    "overrides",
     "parser_for",
     "query_for",
     "registry",

@@ -7,6 +7,12 @@ builtins, receiver names…) and answers the resolver's questions by overriding 
 below. Nothing outside ``codegraph/index/languages/`` names a language: the extractor driver
 (``codegraph.index.extract``) and the resolver (``codegraph.index.resolve``) only call these hooks.
 
+A language whose files embed code of another (a single-file component's ``<script>``) is a host:
+its extractor declares each block with ``Extractor.embed(label, syntax_node, into)`` and the driver
+extracts the block with that registered language's extractor, on the file's own lines and columns,
+under the host's label (see ``codegraph.index.extract``). The host module answers resolution for the
+whole file, so it usually subclasses the guest's module (``_component.py`` subclasses ECMAScript).
+
 Hooks that take ``project`` receive the resolver's project view (``resolve._Project``): its
 ``files`` (path → FileExtraction), ``top`` (path → top-level name → nodes), ``lang_state`` (a dict
 a language may fill in :meth:`prepare`) and helpers such as ``files_in_dir``.
@@ -53,6 +59,8 @@ class LanguageModule:
         generated_suffixes: file-name suffixes of generated files.
         line_comment: what starts a line comment (``//``; ``#`` in Python and Ruby); the index
             benchmark appends one to edit a file.
+        comment_end: what closes that comment when the language has no line comments (`` -->``
+            after ``<!--`` in a component's markup); empty otherwise.
         name: the language's display name (README table, status).
         extracts / resolution: one line each for the README's language table (generated from the
             registry by scripts/languages_table.py): what symbols and references are extracted,
@@ -82,6 +90,7 @@ class LanguageModule:
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()
     line_comment: ClassVar[str] = "//"
+    comment_end: ClassVar[str] = ""
     extractor: ClassVar[type[Extractor]]
 
     def __init__(self) -> None:
@@ -123,6 +132,18 @@ class LanguageModule:
         """Build whatever per-project tables this language's hooks need (``project.lang_state``).
         Called once per resolution with this language's files."""
 
+    def module_names(self, path: str) -> frozenset[str]:
+        """Names a lookup of this file as a module can be keyed by, beyond its file name and its
+        directory's name (issue 12: a file added or removed changes those lookups' answers): a
+        language that names modules after another folder (a crate, a target) adds that folder's."""
+        return frozenset()
+
+    def project_wide(self, fx: FileExtraction) -> frozenset[str]:
+        """What of one file an inference over the whole project reads beyond names (issue 12): when
+        the project's union of these changes, every file may resolve differently, so a sync
+        re-resolves everything. A language whose ``prepare`` votes over all files overrides it."""
+        return frozenset()
+
     def resolve_module(self, project, from_path: str, spec: str) -> str | list[str] | None:
         """The file (or files, for a package spanning several) an import spec names, seen from
         ``from_path``; None when the module is not in the project."""
@@ -148,6 +169,13 @@ class LanguageModule:
         call chains, companion objects, extension functions)."""
         return None
 
+    def rewrite_ref(self, project, path: str, ref: Ref) -> Ref:
+        """The reference as this language's resolution should read it (Pascal: identifiers spelled
+        as their definitions, the language being case-insensitive); edges and unresolved rows keep
+        the reference as written. Asked for every reference but extends/implements; the default
+        returns ``ref``."""
+        return ref
+
     def pick_overload(self, candidates: list[Node], ref: Ref) -> Node | None:
         """The member a call means among the members of that name in its type (``candidates``, in
         declaration order, usually one); None to leave the call unresolved rather than guess (no
@@ -161,6 +189,12 @@ class LanguageModule:
         argument count cannot decide (issue 10: never pick one silently). Called after
         :meth:`canonical`; the default keeps ``node``."""
         return node
+
+    def inheritance_kind(self, source: Node, target: Node, kind: str) -> str:
+        """The edge kind of a resolved base ``kind`` (``extends`` / ``implements`` as written) from
+        type ``source`` to type ``target``: Solidity writes both as ``is`` and tells them apart by
+        the target's kind. The default keeps ``kind``."""
+        return kind
 
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""

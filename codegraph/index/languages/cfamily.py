@@ -1,8 +1,9 @@
 """C and C++: one family, two labels (``c``, ``cpp``).
 
-Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h`` is C
-unless its text looks like C++ (a namespace, a template, a class with a body or access labels, ``::``
-between names, ``virtual``; comments and strings ignored), as the reference CLI decides too.
+Files: ``.c`` is C; ``.cc .cpp .cxx .c++ .hh .hpp .hxx .h++ .ipp .tpp .inl`` are C++; a ``.h``
+that declares Objective-C goes to ``objc.py``; any other ``.h`` is C unless its text looks like
+C++ (a namespace, a template, a class with a body or access labels, ``::`` between names,
+``virtual``; comments and strings ignored), as the reference CLI decides too.
 
 Before parsing, macros that tree-sitter cannot know are blanked (same length, newlines kept, so
 lines and columns stay those of the file): export/annotation macros (``LUA_API int f(``,
@@ -38,9 +39,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
+from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages._cfamily_source import looks_like_cpp, prepared
+from codegraph.index.languages._objc_source import looks_like_objc
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
@@ -363,13 +366,19 @@ class CFamilyExtractor(Extractor):
 
     def run(self):
         path = self.path.lower()
-        if self.lang.label == "c" and path.endswith(".h") and looks_like_cpp(self.source):
+        if self.lang.label == "c" and path.endswith(".h"):
             from codegraph.index.languages import module_for
 
-            self.lang = module_for("cpp")
-            self.language = self.lang.label
-            self.out.language = self.lang.label
-        self.cpp = self.lang.label == "cpp"
+            if looks_like_objc(self.source):
+                # an Objective-C header (@interface, @protocol, #import <Foundation/…>): its
+                # module's extractor reads it, as Objective-C++ when C++ shows too
+                objc = module_for("objcpp" if looks_like_cpp(self.source) else "objc")
+                return objc.extractor(self.path, self.source, objc).run()
+            if looks_like_cpp(self.source):
+                self.lang = module_for("cpp")
+                self.language = self.lang.label
+                self.out.language = self.lang.label
+        self.cpp = self.lang.cpp_rules
         self.source, self.tree = prepared(self.source, self.cpp, self.lang.grammar)
         self._arities: dict[tuple[int, int], int] = {}  # (line, col) of a call → its argument count
         self._anon: list[tuple[int, int]] = []  # byte ranges of anonymous namespaces
@@ -987,10 +996,11 @@ class _Includes:
 
 class CFamily(LanguageModule):
     family = "c"
+    cpp_rules = False  # C++ syntax and rules (namespaces, classes, overloads): C++ and CUDA
     self_names = SELF_NAMES
     unique_fallback = False
     implicit_members = True
-    test_suffixes = (
+    test_suffixes: ClassVar[tuple[str, ...]] = (
         "_test.c",
         "_test.cc",
         "_test.cpp",
@@ -1000,7 +1010,14 @@ class CFamily(LanguageModule):
         "_test.cxx",
     )
     test_prefixes = ("test_",)
-    generated_suffixes = (".pb.h", ".pb.cc", ".pb.c", ".grpc.pb.h", ".grpc.pb.cc", "_generated.h")
+    generated_suffixes: ClassVar[tuple[str, ...]] = (
+        ".pb.h",
+        ".pb.cc",
+        ".pb.c",
+        ".grpc.pb.h",
+        ".grpc.pb.cc",
+        "_generated.h",
+    )
     extractor = CFamilyExtractor
 
     def is_generated(self, path: str, head: str) -> bool:
@@ -1017,7 +1034,7 @@ class CFamily(LanguageModule):
     def choose_overload(self, project, ref, node: Node) -> Node | None:
         """C++ overloads: the one whose parameter count fits the call's argument count; None when
         several fit (or the count is unknown). C has no overloads."""
-        if self.label != "cpp" or node.kind not in ("function", "method"):
+        if not self.cpp_rules or node.kind not in ("function", "method"):
             return node
         family = _overloads(project, self, node)
         if len(family) == 1:
@@ -1163,9 +1180,22 @@ class C(CFamily):
 
 class Cpp(CFamily):
     label = "cpp"
+    cpp_rules = True
     grammar = "cpp"
     name = "C++"
-    extensions = (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl")
+    extensions: ClassVar[tuple[str, ...]] = (
+        ".cc",
+        ".cpp",
+        ".cxx",
+        ".c++",
+        ".hh",
+        ".hpp",
+        ".hxx",
+        ".h++",
+        ".ipp",
+        ".tpp",
+        ".inl",
+    )
     builtins = CPP_BUILTINS
     extracts = (
         "namespaces, classes, structs, unions, enums, methods (in-class and out of line), "

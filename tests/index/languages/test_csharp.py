@@ -11,7 +11,7 @@ from codegraph.index.extract import extract
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.index.languages.csharp import blank_preprocessor
 from codegraph.mcp.dispatch import call_tool
-from codegraph.query.graph import callees, callers
+from codegraph.query.relations import callees, callers
 
 ACC = "Ledger.Core.Accounts"
 SVC = "Ledger.Core.Services"

@@ -6,7 +6,7 @@ import pytest
 
 from codegraph.index.extract import extract
 from codegraph.mcp.dispatch import call_tool
-from codegraph.query.graph import callees, callers
+from codegraph.query.relations import callees, callers
 
 
 def caller_names(reader, symbol):

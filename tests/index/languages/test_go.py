@@ -4,11 +4,6 @@ Every expected edge below was read off the fixture's source, not off the tool's 
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
 from codegraph.mcp.dispatch import call_tool
@@ -205,23 +200,3 @@ def test_every_operation_answers_on_the_go_fixture(go, monkeypatch):
         text = result["content"][0]["text"]
         assert result["isError"] is False, (tool, text[:500])
         assert expected in text, (tool, text[:1500])
-
-
-REFERENCE = Path(__file__).resolve().parents[4] / "shared" / "reference" / "reference-cli.sh"
-
-
-def _reference(*args: str) -> str:
-    if not REFERENCE.is_file() or shutil.which("npm") is None:
-        pytest.skip("the reference CLI (../shared/reference, npm) is not available")
-    proc = subprocess.run(["bash", str(REFERENCE), *args], capture_output=True, text=True, timeout=600)
-    if proc.returncode == 3:
-        pytest.skip(f"npm could not install the reference CLI: {proc.stderr.strip()}")
-    assert proc.returncode == 0, proc.stderr + proc.stdout
-    return proc.stdout
-
-
-def test_the_reference_cli_reads_our_go_index(go):
-    status = _reference("status", str(go.root))
-    assert "go" in status and "Files by Language" in status
-    found = json.loads(_reference("callers", "Total", "-p", str(go.root), "-j"))
-    assert "Sum" in {c["name"] for d in found["definitions"] for c in d["callers"]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from codegraph.index import source
 from codegraph.index.languages import is_generated_path, module_for
 from codegraph.mcp.dispatch import call_tool
 from tests.index.languages import jvm_sites
@@ -142,7 +143,9 @@ def test_test_files_and_generated_files_are_recognised(java):
     lang = module_for("java")
     assert lang.is_test_file("src/x/ShapeServiceTest.java") and lang.is_test_file("TestShapes.java")
     assert not lang.is_test_file("src/x/Latest.java") and not lang.is_test_file("Testament.java")
-    generated = {p for p in java.indexed_paths() if is_generated_path(p, java.read_source(p)[:600])}
+    generated = {
+        p for p in java.indexed_paths() if is_generated_path(p, source.read_text(java.root, p)[:600])
+    }
     assert generated == {SRC + "R.java"}
 
 

@@ -3,11 +3,6 @@ through the real indexer. Every expected edge below was read off the fixture's s
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
 from codegraph.mcp.dispatch import call_tool
@@ -147,23 +142,3 @@ def test_zig_test_files_by_name():
 
     assert is_test_path("src/tests.zig") and is_test_path("lib/parser_test.zig")
     assert not is_test_path("src/testing.zig") and not is_test_path("src/main.zig")
-
-
-REFERENCE = Path(__file__).resolve().parents[4] / "shared" / "reference" / "reference-cli.sh"
-
-
-def _reference(*args: str) -> str:
-    if not REFERENCE.is_file() or shutil.which("npm") is None:
-        pytest.skip("the reference CLI (../shared/reference, npm) is not available")
-    proc = subprocess.run(["bash", str(REFERENCE), *args], capture_output=True, text=True, timeout=600)
-    if proc.returncode == 3:
-        pytest.skip(f"npm could not install the reference CLI: {proc.stderr.strip()}")
-    assert proc.returncode == 0, proc.stderr + proc.stdout
-    return proc.stdout
-
-
-def test_the_reference_cli_reads_our_zig_index(zig):
-    status = _reference("status", str(zig.root))
-    assert "zig" in status and "Files by Language" in status
-    found = json.loads(_reference("callers", "translate", "-p", str(zig.root), "-j"))
-    assert "shifted" in {c["name"] for d in found["definitions"] for c in d["callers"]}

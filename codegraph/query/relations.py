@@ -1,0 +1,114 @@
+"""callers and callees: the call and instantiation edges into or out of a symbol, with how sure
+the resolver was of each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codegraph.model import Node
+from codegraph.query.symbols import find_symbols
+from codegraph.store.reader import CALL_KINDS, Reader
+
+TOP_CONFIDENCE = 0.9  # the resolver's top tier; below it an answer says how sure it is
+
+
+GUESSES = {
+    "exact-match": "name-only match: the one definition of that name in the project",
+    "overload-guess": "one of several overloads that fit the call",
+}
+
+
+@dataclass
+class Site:
+    """One related symbol and where the relation sits (the call line, 1-based), with the edge's
+    confidence (0–1; None when the index does not say) and how the resolver found it."""
+
+    node: Node
+    line: int | None
+    kind: str
+    confidence: float | None = None
+    resolved_by: str | None = None
+
+    @property
+    def doubt(self) -> str | None:
+        """Why this edge is below the top tier, or None when it is not."""
+        return doubt(self.confidence, self.resolved_by)
+
+
+def doubt(confidence: float | None, resolved_by: str | None) -> str | None:
+    """``"confidence 0.5: name-only match: …"`` for an edge below the top tier, else None."""
+    if confidence is None or confidence >= TOP_CONFIDENCE:
+        return None
+    why = GUESSES.get(resolved_by or "", resolved_by or "lower-confidence rule")
+    return f"confidence {confidence:.1f}: {why}"
+
+
+def confident_enough(confidence: float | None, min_confidence: float | None) -> bool:
+    return min_confidence is None or confidence is None or confidence >= min_confidence
+
+
+@dataclass
+class Group:
+    """Answers for one definition of an ambiguous name."""
+
+    definition: Node
+    sites: list[Site] = field(default_factory=list)
+    total: int = 0
+
+
+@dataclass
+class RelationResult:
+    """callers / callees: one group per matching definition."""
+
+    operation: str
+    symbol: str
+    groups: list[Group]
+
+
+def _related(
+    reader: Reader, op: str, symbol: str, file: str | None, limit: int, min_confidence: float | None
+) -> RelationResult:
+    defs = find_symbols(reader, symbol, file=file)
+    groups = []
+    for d in defs:
+        column = "target" if op == "callers" else "source"
+        other = [
+            (e.source if op == "callers" else e.target, e.line, e.kind, e.confidence, e.resolved_by)
+            for e in reader.relations(column, [d.id], CALL_KINDS)
+            if confident_enough(e.confidence, min_confidence)
+        ]
+        found = reader.nodes(o[0] for o in other)
+        sites = [Site(found[o[0]], *o[1:]) for o in other if o[0] in found]
+        sites.sort(key=lambda s: (s.node.file_path, s.line or 0))
+        groups.append(Group(d, sites[:limit], len(sites)))
+    return RelationResult(op, symbol, groups)
+
+
+def callers(
+    reader: Reader,
+    symbol: str,
+    *,
+    file: str | None = None,
+    limit: int = 50,
+    min_confidence: float | None = None,
+) -> RelationResult:
+    """Who calls or instantiates ``symbol``; one group per definition when the name is ambiguous.
+    ``min_confidence`` (0–1) drops edges the resolver was less sure of.
+
+    Raises:
+        SymbolNotFound: with close names as suggestions.
+    """
+    return _related(reader, "callers", symbol, file, limit, min_confidence)
+
+
+def callees(
+    reader: Reader,
+    symbol: str,
+    *,
+    file: str | None = None,
+    limit: int = 50,
+    min_confidence: float | None = None,
+) -> RelationResult:
+    """What ``symbol`` calls or instantiates, resolved to project definitions (``min_confidence``
+    as for :func:`callers`)."""
+    return _related(reader, "callees", symbol, file, limit, min_confidence)

@@ -1,0 +1,57 @@
+"""status: index health, languages, skipped and unresolved counts, and what changed on disk since."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from codegraph.store.reader import Reader, unresolved_by_language
+
+
+@dataclass
+class StatusResult:
+    root: str
+    counts: dict[str, int]
+    languages: dict[str, int]
+    metadata: dict[str, str]
+    added: list[str]
+    modified: list[str]
+    deleted: list[str]
+    skipped: dict[str, dict]  # reason → {"count", "example"} (an example path per reason)
+    running: dict | None = None  # a live index run: {"phase", "done", "total", "pid", "started"}
+    # per language: {"unresolved": n, "likely_internal": m} (unresolved calls that look project-internal)
+    unresolved: dict[str, dict[str, int]] = field(default_factory=dict)
+    unresolved_kinds: dict[str, int] = field(default_factory=dict)  # reference kind → unresolved refs
+    daemon: dict | None = None  # the daemon serving this project: pid, uptime, clients, watching, watch_note
+    agents: list[dict] = field(default_factory=list)  # [{"target", "scope", "config"}] codegraph is in
+
+
+def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | None = None) -> StatusResult:
+    """Index health plus what changed on disk since the last index (size/mtime, then hash).
+    ``daemon`` (its pid, version, uptime, clients, watcher) and ``agents`` (``{"target", "scope",
+    "config"}`` codegraph is installed for) come from the caller, which runs above this layer
+    (:func:`codegraph.mcp.service.summary`, :func:`codegraph_installer.targets.installed_for`)."""
+    from codegraph.index.drift import disk_drift
+
+    drift = disk_drift(reader)
+    skipped = reader.skipped()
+    reasons: dict[str, dict] = {}
+    for path, why in sorted(skipped.items()):
+        entry = reasons.setdefault(why.split(" (", 1)[0], {"count": 0, "example": path})
+        entry["count"] += 1
+    from codegraph.index.background import read_progress
+
+    return StatusResult(
+        str(reader.root),
+        reader.counts(),
+        reader.languages(),
+        reader.metadata(),
+        drift.added,
+        drift.modified,
+        drift.deleted,
+        reasons,
+        read_progress(reader.paths),
+        unresolved_by_language(reader.conn),
+        reader.unresolved_by_kind(),
+        daemon,
+        agents or [],
+    )
