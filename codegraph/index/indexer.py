@@ -12,6 +12,7 @@ comparison.
 from __future__ import annotations
 
 import hashlib
+import json
 import multiprocessing
 import os
 import signal
@@ -235,8 +236,10 @@ def _index_once(
         stale_cache = cache_version is None or cache_version[0] != cache.CACHE_VERSION
         cached = {} if full or stale_cache else writer.load_cache(conn)
         previous = writer.indexed_paths(conn)
-        # a file whose language changed (a codegraph.json ``extensions`` edit) is parsed again
-        indexed_language = writer.indexed_languages(conn)
+        # a file whose language a codegraph.json ``extensions`` edit changed is parsed again. Compared
+        # as the mapping decides it, not with the stored label: a module may pick the label from the
+        # content (a C++ header among .h files), and such a file is unchanged
+        remapped = _remapped(conn, config.extensions)
         current = {f.path: f for f in found.files}
         to_parse: list[SourceFile] = []
         reuse: list[str] = []
@@ -248,12 +251,7 @@ def _index_once(
         for f in found.files:
             hit = cached.get(f.path)
             prev = prev_skips.get(f.path)
-            if (
-                hit is not None
-                and hit[0] == f.size
-                and hit[1] == f.mtime_ns
-                and indexed_language.get(f.path) == f.language
-            ):
+            if hit is not None and hit[0] == f.size and hit[1] == f.mtime_ns and not remapped(f.path):
                 if verify_hash and _hash_file(str(root / f.path)) != hit[2]:
                     to_parse.append(f)
                 else:
@@ -329,6 +327,22 @@ def _index_once(
     _check_still_there(paths, identity)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _remapped(conn, extensions: dict[str, str] | None) -> Callable[[str], bool]:
+    """Whether a path's language under the project's ``extensions`` differs from the mapping the last
+    index used (metadata ``cgpy_extensions``; none recorded: the built-in map)."""
+    from codegraph.index.languages import language_for
+
+    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_extensions'").fetchone()
+    try:
+        before = json.loads(row[0]) if row else {}
+    except ValueError:
+        before = {}
+    now = dict(extensions or {})
+    if not isinstance(before, dict) or before == now:
+        return lambda path: before != now
+    return lambda path: language_for(path, before) != language_for(path, now)
 
 
 def _identity(db) -> tuple[int, int] | None:
@@ -447,6 +461,7 @@ def _update(
         "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
         "cgpy_cache_version": cache.CACHE_VERSION,
+        "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
     }
     phase("writing", len(extractions))
     writer.write_index(

@@ -54,11 +54,6 @@ def indexed_paths(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT path FROM files")}
 
 
-def indexed_languages(conn: sqlite3.Connection) -> dict[str, str]:
-    """path → the language label each indexed file was extracted as."""
-    return dict(conn.execute("SELECT path, language FROM files"))
-
-
 def set_metadata(conn: sqlite3.Connection, values: dict[str, object]) -> None:
     ts = now_ms()
     conn.executemany(

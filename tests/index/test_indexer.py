@@ -276,3 +276,18 @@ def test_index_json_reports_the_phase_split_of_the_run(tmp_path):
     assert set(data["phases"]) == {"discover", "parse", "load", "resolve", "write"}
     assert all(v >= 0 for v in data["phases"].values())
     assert sum(data["phases"].values()) <= data["seconds"] + 0.01
+
+
+def test_a_header_a_module_reads_as_another_language_is_not_parsed_again_by_a_no_change_sync(tmp_path):
+    """``.h`` maps to C by its extension, but a header that reads as C++ is indexed as cpp: an
+    unchanged file stays cached (the stored label is the module's choice, not a remapping)."""
+    (tmp_path / "shape.h").write_text(
+        "namespace geo {\nclass Shape {\n public:\n  int area() const;\n};\n}\n"
+    )
+    (tmp_path / "main.c").write_text("int main(void) { return 0; }\n")
+    paths = ProjectPaths(tmp_path.resolve())
+    index_project(paths, workers=1)
+    with Reader(paths) as reader:
+        assert reader.file_record("shape.h")["language"] == "cpp"
+    again = index_project(paths, workers=1)
+    assert (again.parsed, again.changed) == (0, False)
