@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, dotted, squash, text
 from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
@@ -494,9 +495,16 @@ class EcmaScript(LanguageModule):
     self_type_annotations = frozenset({"this"})
     constructor_names = ("constructor",)
     method_containers = METHOD_CONTAINERS | {"namespace"}
-    test_suffixes = (".test.ts", ".spec.ts", ".test.js", ".spec.js", ".test.tsx", ".spec.tsx")
-    generated_suffixes = (".generated.ts", ".generated.js", ".gen.ts")
-    extractor = EcmaScriptExtractor
+    test_suffixes: ClassVar[tuple[str, ...]] = (
+        ".test.ts",
+        ".spec.ts",
+        ".test.js",
+        ".spec.js",
+        ".test.tsx",
+        ".spec.tsx",
+    )
+    generated_suffixes: ClassVar[tuple[str, ...]] = (".generated.ts", ".generated.js", ".gen.ts")
+    extractor: ClassVar[type[Extractor]] = EcmaScriptExtractor
 
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
         if not spec.startswith("."):

@@ -18,6 +18,7 @@ caller's directory); a constructor instantiates its type; ``new c`` its class. `
 from __future__ import annotations
 
 import posixpath
+from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import LanguageModule
@@ -213,8 +214,8 @@ class OCaml(LanguageModule):
     builtins = STDLIB
     line_comment = "(*"
     unique_fallback = False
-    test_prefixes = ("test_",)
-    test_suffixes = ("_test.ml", "_tests.ml")
+    test_prefixes: ClassVar[tuple[str, ...]] = ("test_",)
+    test_suffixes: ClassVar[tuple[str, ...]] = ("_test.ml", "_tests.ml")
     extractor = OCamlExtractor
 
     def prepare(self, project, files) -> None:
@@ -260,7 +261,7 @@ class OCaml(LanguageModule):
         if depth > 4:
             return None
         head, rest = parts[0], parts[1:]
-        current = None
+        current: Node | str | None = None  # a module node, or a file path (its top level)
         for scope in [*project.scopes(source), None]:
             container = scope if scope is not None and scope.kind in MODULE_KINDS else None
             if scope is not None and container is None:
