@@ -258,16 +258,18 @@ def _explore(r: explore.ExploreResult) -> str:
         out.append("\n## Flow")
         out.append(" → ".join(f"{n.qualified_name} ({_loc(n)})" for n, _ in r.flow))
     if r.blast:
-        out.append("\n## Blast radius")
+        out.append("\n## Blast radius (who calls the top symbols shown)")
         for seed, sites, tests in r.blast:
-            callers = (
-                ", ".join(f"{n.qualified_name} ({_loc(n, line)})" for n, line in sites)
-                or "no resolved callers"
-            )
-            line = f"- {seed.qualified_name}: called by {callers}"
+            head = f"- {seed.qualified_name}{_signature(seed)} ({_loc(seed)})"
+            if not sites:
+                out.append(f"{head}: no resolved callers")
+            else:
+                out.append(f"{head}, called from:")
+                for n, line in sites:
+                    text = r.call_lines.get((n.file_path, line)) if line else None
+                    out.append(f"    {n.qualified_name} ({_loc(n, line)})" + (f": {text}" if text else ""))
             if tests:
-                line += f"; tests: {', '.join(map(quote_path, tests))}"
-            out.append(line)
+                out.append(f"    tests: {', '.join(map(quote_path, tests))}")
     out.append("\n## Source (current on disk; each span below is complete)")
     for s in r.sections:
         spans = "whole file" if s.whole else ", ".join(f"lines {sp.start}-{sp.end}" for sp in s.spans)
@@ -276,13 +278,35 @@ def _explore(r: explore.ExploreResult) -> str:
     if r.unavailable:
         out.append("\n## Source not shown (as indexed; `codegraph sync` updates the index)")
         out += [f"- {quote_path(path)} — {why}" for path, why in r.unavailable.items()]
-    if r.not_shown:
-        out.append("\n## Also relevant (not shown: over the budget)")
-        out += [
-            f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
-            for fs in r.not_shown
-        ]
+    more = {path: nodes for path, nodes in r.left_out.items() if path in {s.path for s in r.sections}}
+    if r.not_shown or more:
+        out.append(
+            "\n## Left out (over the budget). The codegraph_node tool (symbol + file; CLI: "
+            "`codegraph node SYMBOL --file PATH`) shows any of these whole, with its callers; or ask "
+            "explore a narrower question"
+        )
+        for path, nodes in more.items():
+            out.append(f"- more in {quote_path(path)}: {_left_out(nodes)}")
+        for fs in r.not_shown:
+            line = f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
+            if r.left_out.get(fs.path):
+                line += f": {_left_out(r.left_out[fs.path])}"
+            out.append(line)
     return "\n".join(out)
+
+
+def _signature(n: Node) -> str:
+    """The parameter list of a function or method as indexed, on one line (empty when unknown)."""
+    sig = " ".join((n.signature or "").split())
+    if not sig or n.kind not in ("function", "method", "constructor"):
+        return ""
+    return sig if sig.startswith("(") else f" {sig}"
+
+
+def _left_out(nodes: list[Node]) -> str:
+    return "; ".join(
+        f"{n.qualified_name.replace('::', '.')}{_signature(n)} (line {n.start_line})" for n in nodes
+    )
 
 
 def _context(r: explore.ContextResult) -> str:

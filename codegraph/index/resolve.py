@@ -740,6 +740,10 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
                     if ref.kind == "extends":
                         project.bases[ref.source].append(target.id)
+                    src = project.nodes.get(ref.source)
+                    kind = project.lang[f.path].inheritance_kind(src, target, ref.kind) if src else ref.kind
+                    if kind != ref.kind:
+                        ref = replace(ref, kind=kind)
                     edges.append(_edge(ref.source, target, ref.kind, ref, "import", 0.9))
                 else:
                     out.unresolved.append((ref, f.path, f.language))
@@ -779,13 +783,15 @@ def resolve(files: list[FileExtraction]) -> Resolution:
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
                 continue
-            target, how = _resolve_ref(project, f.path, ref)
+            # resolved as the language reads it (Pascal: case-insensitive); recorded as written
+            lookup = project.lang[f.path].rewrite_ref(project, f.path, ref)
+            target, how = _resolve_ref(project, f.path, lookup)
             if target is None:
                 if ref.kind != "value":  # an argument that is no project function is just data
                     out.unresolved.append((ref, f.path, f.language))
                 continue
             target = project.lang[target.file_path].canonical(project, target)
-            target = project.lang[f.path].choose_overload(project, ref, target)
+            target = project.lang[f.path].choose_overload(project, lookup, target)
             if target is None:
                 out.unresolved.append((ref, f.path, f.language))
                 continue

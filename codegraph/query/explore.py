@@ -2,26 +2,38 @@
 symbols). Both rank with the same machinery:
 
 1. Seeds: symbols the question names exactly (identifier-shaped tokens such as ``QuerySet.filter``,
-   ``build_filter``, ``WhereNode``), symbols whose camelCase/snake_case words include a plain word of
-   the question (``metadata`` → ``readMetadata``; words shared by more than SEGMENT_NAMES names are
-   skipped), then full-text matches of the other words.
+   ``build_filter``, ``WhereNode``); symbols whose whole name is a plain word of the question, weighted
+   by how rare that word is; the class members whose names hold the question's words; then the
+   LEXICAL_SEEDS symbols its plain words describe best (``codegraph.query.lexical``: Snowball stems
+   matched in name parts, docstrings and path names, scored like BM25). A task's verbs ("add", "fix",
+   "change"…) do not seed ``context``. Full-text matches are the fallback when no word is found.
 2. A random walk with restart from the seeds over the call / instantiation / inheritance / reference
    graph (both directions) scores nearby symbols; mass at a node without edges returns to the seeds
-   (personalised PageRank), so an isolated declaration does not keep its seed mass whole. A file's
-   score is the sum over its symbols plus its term hits.
-3. Rank multipliers damp, never drop: generated files ×0.3, hand-written ambient declaration files
-   ×0.5 (combined with min()), tests ×0.5 on top. They apply to a file's seed weights before the walk
-   and to its score after it. A declaration file keeps full weight when the question names one of its
-   types by an identifier-shaped token.
+   (personalised PageRank), so an isolated declaration does not keep its seed mass whole. Each symbol
+   the words describe then gains up to LEXICAL_NODE of the best walk score.
+3. A file's score is its walk share (the sum over its symbols, relative to the best file, divided by
+   sqrt(size / mean size) for a file larger than the mean) plus its lexical score (relative to the
+   best; weighted less when the question names symbols, in full for the file defining them).
+4. Rank multipliers damp, never drop: generated files ×0.3, hand-written ambient declaration files
+   ×0.5 (combined with min()), tests or examples ×0.5 on top. They apply to a file's seed weights
+   before the walk and to its score after it, and once more to its lexical score (such files hold a
+   flow's vocabulary without doing the work). A declaration file keeps full weight when the question
+   names one of its types by an identifier-shaped token.
 
-Pinned by tests/query/test_explore_ranking.py on fixtures/repos/ambient-decls-ts and displacement-ts;
-``scripts/agent-eval/probe_decl_only.py`` prints the numbers.
+The envelope then shows whole bodies of the best symbols, who calls the top ones (with each calling
+line), and names what the budget left out with how to get it (``codegraph_node``, or a narrower
+explore).
+
+Pinned by tests/query/test_explore_ranking.py (fixtures/repos/ambient-decls-ts, displacement-ts) and
+tests/query/test_explore_prose.py; ``scripts/agent-eval/probe_decl_only.py`` and ``probe_prose.py``
+print the numbers.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -31,6 +43,7 @@ from codegraph.index import source
 from codegraph.index.drift import changed_files, current_span
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
+from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, stem
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
@@ -43,10 +56,16 @@ FLOW_DEPTH = 5
 FLOW_DECAY = 0.75
 FLOW_NODES = 150
 ITERATIONS = 12
-SEGMENT_NAMES = 40
+LEXICAL_SEEDS = 40
+LEXICAL_MASS = 3.0
+LEXICAL_WEIGHT = 1.0  # a file's lexical share against its graph share, prose questions
+LEXICAL_WEIGHT_NAMED = 0.3  # the same when the question names symbols
+NAMED_FILES = 3  # at most this many files define the named symbols: their words count in full
+HUB_DAMPING = 0.5  # a file's walk share is divided by (its size / the mean size) ** this, above 1
+RANKED_FILES = 30  # files ranked exactly (the envelope shows ≤ 10, lists ≤ 12 more)
+LEXICAL_NODE = 0.5  # a symbol's lexical share added to its walk score (relative to the best)
 TYPE_LEVEL = frozenset({"interface", "type_alias", "enum", "enum_member", "namespace", "property"})
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#)[A-Za-z_$][A-Za-z0-9_$]*)*")
-_NAME_WORDS = re.compile(r"[a-z0-9]+")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 STOPWORDS = frozenset(
     """
@@ -184,7 +203,7 @@ class Ranking:
     terms: Terms
 
 
-def _seeds(reader: Reader, terms: Terms) -> dict[str, tuple[Node, float]]:
+def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[Node, float]]:
     from codegraph.errors import SymbolNotFound
     from codegraph.query.symbols import find_symbols
 
@@ -197,38 +216,34 @@ def _seeds(reader: Reader, terms: Terms) -> dict[str, tuple[Node, float]]:
         weight = 3.0 / max(1, len(found)) ** 0.5
         for n in found[:12]:
             seeds[n.id] = (n, max(weight, seeds.get(n.id, (n, 0))[1]))
+    # a word that is a symbol's whole name ("how does authenticate check…"), weighted by how rare the
+    # word is among the question's (a common one, "request", would otherwise lead)
+    top_idf = max(lexical.idf.values(), default=0.0) or 1.0
     for word in terms.words:
         exact = [n for n in reader.nodes_named(word) if n.kind != "property"]
+        rarity = (lexical.idf.get(word, top_idf) / top_idf) ** 2
         for n in exact[:8]:
             if n.id not in seeds:
-                seeds[n.id] = (n, 1.0 / max(1, len(exact)) ** 0.5)
+                seeds[n.id] = (n, rarity / max(1, len(exact)) ** 0.5)
     # a named class with words about it ("how does Flask dispatch a request"): the members whose names
     # hold those words are what the question is about
-    stems = {st for word in terms.words for st in _stems(word)}
+    stems = [stem(word) for word in terms.words]
     for nid, (node, weight) in list(seeds.items()):
         if node.kind not in ("class", "interface") or not stems:
             continue
         members = [
             m
             for m in reader.children(nid)
-            if m.kind in ("method", "function") and stems & set(_NAME_WORDS.findall(m.name.lower()))
+            if m.kind in ("method", "function")
+            and any(same_word(part, st) for part in name_parts(m.name) for st in stems)
         ]
         for m in members[:12]:
             seeds.setdefault(m.id, (m, weight / max(2, len(members))))
-    named = set(seeds)
-    for word in terms.words:
-        # a word inside a camelCase/snake_case name (`metadata` → readMetadata): full-text search
-        # only matches whole names by prefix, so without this prose misses most implementations
-        names = [nm for nm in reader.names_with_segment(_stems(word)) if nm.lower() != word]
-        if len(names) > SEGMENT_NAMES:
-            continue  # too common a word to point anywhere; the full-text seeds still carry it
-        found = [n for nm in names for n in reader.nodes_named(nm) if n.kind != "property"]
-        weight = 0.5 / max(1, len(found))  # a rarer word points more sharply
-        for n in found[:SEGMENT_NAMES]:
-            if n.id not in named:  # a name holding several of the question's words adds them up
-                seeds[n.id] = (n, weight + seeds.get(n.id, (n, 0.0))[1])
     named_total = sum(w for _, w in seeds.values())
-    # the named identifiers are seeded exactly above; their parts in the full-text query only add noise
+    if lexical.symbols:
+        _add_lexical_seeds(reader, terms, lexical, seeds, named_total)
+        return seeds
+    # no plain word found anywhere (or none given): the full-text index over names and docstrings
     text = " ".join(terms.words) or " ".join(
         t.replace(".", " ").replace("::", " ") for t in terms.identifiers
     )
@@ -246,6 +261,25 @@ def _seeds(reader: Reader, terms: Terms) -> dict[str, tuple[Node, float]]:
         for (n, _), d in zip(hits, decay, strict=True):
             seeds[n.id] = (n, d * scale)
     return seeds
+
+
+def _add_lexical_seeds(
+    reader: Reader, terms: Terms, lexical: Lexical, seeds: dict, named_total: float
+) -> None:
+    """The LEXICAL_SEEDS symbols the question's words describe best, weighted by their lexical score.
+
+    Together they weigh a quarter of the named symbols when the question names some (the names say
+    what it is about; the words only narrow it down), and LEXICAL_MASS when it names none."""
+    top = sorted(lexical.symbols.items(), key=lambda kv: (-kv[1], kv[0]))[:LEXICAL_SEEDS]
+    top = [(nid, sc) for nid, sc in top if nid not in seeds and sc > 0]
+    if not top:
+        return
+    found = reader.nodes(nid for nid, _ in top)
+    cap = named_total / 4 if terms.identifiers and named_total else LEXICAL_MASS
+    total = sum(sc for _, sc in top)
+    for nid, sc in top:
+        if nid in found:
+            seeds[nid] = (found[nid], cap * sc / total)
 
 
 def _boost_flow(reader: Reader, terms: Terms, seeds: dict, scores: dict[str, float]) -> None:
@@ -269,19 +303,19 @@ def _boost_flow(reader: Reader, terms: Terms, seeds: dict, scores: dict[str, flo
                 scores[target] = max(scores.get(target, 0.0), base * FLOW_DECAY**depth)
 
 
-def _stems(word: str) -> list[str]:
-    """The word and its plain English stems: ``queued`` → queued, queue; ``streams`` → stream."""
-    out = [word]
-    for suffix, keep in (("ing", ""), ("ed", ""), ("ed", "e"), ("es", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            out.append(word[: -len(suffix)] + keep)
-    return out
-
-
-def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | None = None) -> Ranking:
-    """Seeds, symbol scores (random walk with restart) and file scores for a question."""
+def rank(
+    reader: Reader,
+    question: str,
+    *,
+    extra_vocab: dict[str, list[str]] | None = None,
+    drop_words: frozenset[str] = frozenset(),
+) -> Ranking:
+    """Seeds, symbol scores (random walk with restart) and file scores for a question; words in
+    ``drop_words`` (a task's verbs) do not seed."""
     terms = question_terms(question, extra_vocab)
-    seeds = _seeds(reader, terms)
+    terms.words = [w for w in terms.words if w not in drop_words]
+    lexical = lexical_scores(reader, terms.words)
+    seeds = _seeds(reader, terms, lexical)
     named_types = {t.replace("::", ".").split(".")[-1] for t in terms.identifiers}
     penalties: dict[str, tuple[float, list[str]]] = {}
 
@@ -338,6 +372,7 @@ def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | N
             nxt[nid] += back * value
         scores = nxt
     _boost_flow(reader, terms, seeds, scores)
+    _add_lexical_to_nodes(lexical, scores)
     nodes = reader.nodes(sorted(scores, key=scores.get, reverse=True)[:600])
     nodes.update({nid: n for nid, (n, _) in seeds.items()})
     by_file: dict[str, float] = defaultdict(float)
@@ -345,22 +380,81 @@ def rank(reader: Reader, question: str, *, extra_vocab: dict[str, list[str]] | N
         n = nodes.get(nid)
         if n is not None:
             by_file[n.file_path] += value
-    term_hits: dict[str, float] = defaultdict(float)
-    for n, w in seeds.values():
-        term_hits[n.file_path] += 0.05 * w
-    file_scores = []
-    for path in set(by_file) | set(term_hits):
-        penalty, reasons = penalty_of(path)
-        graph, hits = by_file.get(path, 0.0), term_hits.get(path, 0.0)
-        file_scores.append(FileScore(path, (graph + hits) * penalty, graph, hits, penalty, reasons))
+    defining = {n.file_path for n, _ in seeds.values() if n.name in named_types}
+    if len(defining) > NAMED_FILES:
+        defining = set()
+    for path in defining:  # the question names a symbol of it: no file matches its words better
+        lexical.files[path] = max(lexical.files.values(), default=1.0)
+    file_scores = _file_scores(by_file, lexical, penalty_of, bool(terms.identifiers), defining)
     file_scores.sort(key=lambda f: (-f.score, f.path))
     ordered_seeds = sorted((n for n, _ in seeds.values()), key=lambda n: -seeds[n.id][1])
     return Ranking(ordered_seeds, scores, nodes, file_scores, terms)
 
 
+def _add_lexical_to_nodes(lexical: Lexical, scores: dict[str, float]) -> None:
+    """Each symbol the words describe gains up to LEXICAL_NODE of the best walk score, by its lexical
+    score: a symbol of a well-matching file that the walk did not reach still has a score its
+    source section can compete with."""
+    if not lexical.symbols or not scores:
+        return
+    best_walk = max(scores.values())
+    best_lex = max(lexical.symbols.values()) or 1.0
+    for nid, value in lexical.symbols.items():
+        scores[nid] = scores.get(nid, 0.0) + LEXICAL_NODE * best_walk * value / best_lex
+
+
+def _file_scores(
+    by_file: dict[str, float], lexical: Lexical, penalty_of, named: bool, defining: set[str]
+) -> list[FileScore]:
+    """A file's score: its share of the walk (relative to the best file) plus its lexical score
+    (relative to the best, weighted LEXICAL_WEIGHT, or LEXICAL_WEIGHT_NAMED when the question names
+    symbols) times its rank multiplier, all times the rank multiplier. The walk share of a file
+    larger than the mean is divided by (size / mean) ** HUB_DAMPING: summed over many symbols, a hub
+    (gin.go, a Django admin options.py) outscored the file that does the work (issue 15).
+
+    Only the best RANKED_FILES are scored exactly: a multiplier is at most 1, so once a file's
+    undamped score is below the RANKED_FILES-th damped one, no later file can enter the list (the
+    multiplier reads a file's head to spot generated code: done for a few hundred files per
+    question it was most of a cold explore on Django)."""
+    best_graph = max(by_file.values(), default=0.0) or 1.0
+    best_lex = max(lexical.files.values(), default=0.0) or 1.0
+    weight = LEXICAL_WEIGHT_NAMED if named else LEXICAL_WEIGHT
+    mean_size = sum(lexical.sizes.values()) / len(lexical.sizes) if lexical.sizes else 1.0
+
+    def hub(path: str) -> float:  # a file far larger than most sums the walk over many symbols
+        if path in defining:  # …unless the question names one of them
+            return 1.0
+        return max(1.0, lexical.sizes.get(path, 0) / mean_size) ** HUB_DAMPING
+
+    raw = {
+        path: (
+            by_file.get(path, 0.0) / best_graph / hub(path),
+            weight * lexical.files.get(path, 0.0) / best_lex,
+        )
+        for path in set(by_file) | set(lexical.files)
+    }
+    out: list[FileScore] = []
+    kept: list[float] = []  # damped scores so far, best first
+    for path in sorted(raw, key=lambda p: (-sum(raw[p]), p)):
+        graph, words = raw[path]
+        if len(kept) >= RANKED_FILES and graph + words < kept[RANKED_FILES - 1]:
+            break
+        penalty, reasons = penalty_of(path)
+        # a damped file's words count damped once more: tests, declarations and generated code hold
+        # a flow's vocabulary (tests name the behaviour they check) without doing the work
+        words *= penalty
+        if path in lexical.damped:
+            reasons = [*reasons, lexical.damped[path]]
+        score = (graph + words) * penalty
+        out.append(FileScore(path, score, graph, words, penalty, reasons))
+        kept.append(score)
+        kept.sort(reverse=True)
+    return out
+
+
 def file_penalty(reader: Reader, path: str, named_types: set[str]) -> tuple[float, list[str]]:
     """Rank multiplier for a file and why: generated 0.3, ambient declarations 0.5 (min of the two),
-    tests ×0.5 on top. A declaration file whose type the question names keeps full weight."""
+    tests or examples ×0.5 on top. A declaration file whose type the question names keeps full weight."""
     factors, reasons = [], []
     if _is_generated(reader, path):
         factors.append(0.3)
@@ -379,14 +473,29 @@ def file_penalty(reader: Reader, path: str, named_types: set[str]) -> tuple[floa
     if is_test_path(path):
         penalty *= 0.5
         reasons.append("test")
+    elif is_example_path(path):
+        penalty *= 0.5
+        reasons.append("example")
     return penalty, reasons
 
 
+EXAMPLE_DIRS = frozenset({"example", "examples", "sample", "samples", "demo", "demos"})
+
+
+def is_example_path(path: str) -> bool:
+    """Under an ``examples/`` (``example``, ``samples``, ``demo``…) directory: code that shows how to
+    use the project rather than the project itself. Flask's tutorial ``add`` functions and three.js's
+    example meshes answered questions about the library (issue 15)."""
+    return any(part.lower() in EXAMPLE_DIRS for part in path.split("/")[:-1])
+
+
+BANNER_LINES = 10
 _GENERATED: dict[tuple[str, str], tuple[tuple[int, int], bool]] = {}
 
 
 def _is_generated(reader: Reader, path: str) -> bool:
-    """Generated by its language's file-name rules, or by a banner in its first 600 characters.
+    """Generated by its language's file-name rules, or by a banner in its first BANNER_LINES lines
+    (at most 600 bytes).
 
     Remembered per file while its size and mtime stay the same: reading every ranked file's source to
     look at its banner was ~30% of a warm explore on Django in the daemon (issue 16)."""
@@ -399,9 +508,18 @@ def _is_generated(reader: Reader, path: str) -> bool:
     known = _GENERATED.get(key)
     if stamp is not None and known is not None and known[0] == stamp:
         return known[1]
-    try:
-        head = source.read_text(reader.root, path)[:600]
-    except Exception:
+    try:  # the first bytes only, never shown: reading the whole source (with its secret and
+        # path checks) for a banner was a third of a cold explore on Django (issue 15). Only a
+        # regular file, opened without blocking: a FIFO swapped in for a source file must not hang
+        if stamp is None or not stat.S_ISREG(st.st_mode):
+            raise OSError("not a regular file")
+        fd = os.open(os.path.join(reader.root, path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            head = fh.read(600).decode("utf-8", "replace")
+        # a banner heads the file: "range generated by paginators" in a comment on line 27 of
+        # Django's paginator.py damped it ×0.3 as generated (issue 15)
+        head = "\n".join(head.split("\n")[:BANNER_LINES])
+    except (OSError, TypeError, ValueError):  # an unreadable file is simply not known to be generated
         head = ""
     generated = is_generated_path(path, head)
     if stamp is not None:
@@ -464,6 +582,9 @@ class ExploreResult:
     not_shown: list[FileScore]
     note: str = ""
     unavailable: dict[str, str] = field(default_factory=dict)  # path → why its source is not shown
+    # symbols ranked high but not in the source shown, best first per file: path → nodes (≤ 2)
+    left_out: dict[str, list[Node]] = field(default_factory=dict)
+    call_lines: dict[tuple[str, int], str] = field(default_factory=dict)  # (path, line) → its text
 
 
 def budget_for(file_count: int) -> int:
@@ -518,27 +639,99 @@ def explore(
             )
         return result
     result.flow = _flow(reader, ranking)
-    result.blast = _blast(reader, ranking)
     used = 600 + sum(len(n.qualified_name) + 60 for n, *_ in result.flow)
-    used += sum(200 + 80 * len(c) for _, c, _ in result.blast)
+    used += BLAST_SYMBOLS * (150 + 140 * BLAST_SITES) + 90 * LEFT_OUT_FILES
     used = min(used, budget // 3)  # a small budget still gets source
     result.sections = _sections(reader, ranking, budget - used, result.unavailable)
+    result.blast = _blast(reader, _top_shown(ranking, result.sections))
+    result.call_lines = _call_lines(reader, result.blast)
     shown = {sec.path for sec in result.sections}
     shown |= set(result.unavailable)
     result.not_shown = [fs for fs in ranking.files if fs.path not in shown][:12]
+    result.left_out = _left_out(ranking, result.sections, result.not_shown)
     _fit(result)
     return result
 
 
+BLAST_SYMBOLS = 3
+BLAST_SITES = 3
+LEFT_OUT_FILES = 12
+LEFT_OUT_PER_FILE = 2
+LEFT_OUT_KEPT = 4  # files whose left-out symbols outlast a dropped source section
+
+
+def _top_shown(ranking: Ranking, sections: list[FileSection]) -> list[Node]:
+    """The best-scored functions, methods and classes whose whole body is in the envelope (at most
+    BLAST_SYMBOLS), falling back to the seeds when none is."""
+    spans = {sec.path: sec.spans for sec in sections}
+    shown = [
+        n
+        for n in ranking.nodes.values()
+        if n.kind in ("function", "method", "class", "constructor")
+        and any(sp.start <= n.start_line and n.end_line <= sp.end for sp in spans.get(n.file_path, ()))
+    ]
+    shown.sort(key=lambda n: (-ranking.node_scores.get(n.id, 0.0), n.file_path, n.start_line))
+    return shown[:BLAST_SYMBOLS] or ranking.seeds[:BLAST_SYMBOLS]
+
+
+def _call_lines(reader: Reader, blast) -> dict[tuple[str, int], str]:
+    """The source text of each call site listed in the blast radius (stripped, ≤ 120 characters)."""
+    out: dict[tuple[str, int], str] = {}
+    texts: dict[str, list[str] | None] = {}
+    for _, sites, _ in blast:
+        for caller, line in sites:
+            if line is None:
+                continue
+            path = caller.file_path
+            if path not in texts:
+                try:
+                    texts[path] = source.read_text(reader.root, path).split("\n")
+                except Exception:
+                    texts[path] = None
+            lines = texts[path]
+            if lines is not None and 0 < line <= len(lines):
+                out[(path, line)] = lines[line - 1].strip()[:120]
+    return out
+
+
+def _left_out(
+    ranking: Ranking, sections: list[FileSection], not_shown: list[FileScore]
+) -> dict[str, list[Node]]:
+    """Per file, the best-scored symbols the envelope does not show (≤ LEFT_OUT_PER_FILE): for the
+    files listed as not shown, and for shown files whose best symbols did not fit."""
+    spans = {sec.path: sec.spans for sec in sections}
+    wanted = [sec.path for sec in sections] + [fs.path for fs in not_shown]
+    by_file: dict[str, list[Node]] = defaultdict(list)
+    for n in ranking.nodes.values():
+        if n.file_path in wanted and n.kind not in ("file", "import", "variable", "property"):
+            if not any(
+                sp.start <= n.start_line and n.end_line <= sp.end for sp in spans.get(n.file_path, ())
+            ):
+                by_file[n.file_path].append(n)
+    out = {}
+    for path in wanted:
+        best = sorted(
+            by_file.get(path, []), key=lambda n: (-ranking.node_scores.get(n.id, 0.0), n.start_line)
+        )
+        best = [n for n in best if ranking.node_scores.get(n.id, 0.0) > 0][:LEFT_OUT_PER_FILE]
+        if best:
+            out[path] = best
+    return out
+
+
 def _fit(result: ExploreResult) -> None:
-    """Enforce the budget on the rendered text: drop the lowest-ranked sections, then trim the blast
-    radius and the not-shown list, until it fits."""
+    """Enforce the budget on the rendered text: trim the left-out symbols to LEFT_OUT_KEPT files,
+    drop the lowest-ranked sections, then trim the rest, until it fits."""
     from codegraph.render import render
 
     while len(render(result)) > result.budget:
-        if result.sections:
+        if len(result.left_out) > LEFT_OUT_KEPT:
+            result.left_out.pop(next(reversed(result.left_out)))
+        elif result.sections:
             dropped = result.sections.pop()
             result.not_shown.insert(0, dropped.score)
+        elif result.left_out:
+            result.left_out.pop(next(reversed(result.left_out)))
         elif result.not_shown:
             result.not_shown.pop()
         elif any(sites for _, sites, _ in result.blast):
@@ -578,12 +771,13 @@ def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:
     return []
 
 
-def _blast(reader: Reader, ranking: Ranking) -> list[tuple[Node, list[tuple[Node, int | None]], list[str]]]:
+def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node, int | None]], list[str]]]:
+    """Who calls each of the ``top`` symbols (≤ BLAST_SITES sites) and which test files do."""
     out = []
-    for seed in ranking.seeds[:3]:
+    for seed in top:
         incoming = reader.incoming([seed.id], ("calls", "instantiates"))
         callers = reader.nodes(e[0] for e in incoming)
-        sites = [(callers[e[0]], e[3]) for e in incoming if e[0] in callers][:8]
+        sites = [(callers[e[0]], e[3]) for e in incoming if e[0] in callers][:BLAST_SITES]
         tests = sorted(
             {
                 callers[e[0]].file_path
@@ -698,7 +892,7 @@ def context(
 ) -> ContextResult:
     """A task description (English or Chinese) → the most relevant symbols, ranked."""
     check_text(task, "task")
-    ranking = rank(reader, task, extra_vocab=extra_vocab)
+    ranking = rank(reader, task, extra_vocab=extra_vocab, drop_words=TASK_VERBS)
     penalties = {fs.path: fs.penalty for fs in ranking.files}
     scored = [
         (n, ranking.node_scores.get(n.id, 0.0) * penalties.get(n.file_path, 1.0))

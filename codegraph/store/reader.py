@@ -182,6 +182,57 @@ class Reader:
         except sqlite3.OperationalError:  # an index without the vocabulary table
             return []
 
+    def segments_from(self, prefix: str) -> list[str]:
+        """Distinct camelCase/snake_case name words (lower-case) that start with ``prefix``."""
+        try:
+            return [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT DISTINCT segment FROM name_segment_vocab WHERE segment >= ? AND segment < ?",
+                    (prefix, prefix + "\uffff"),
+                )
+            ]
+        except sqlite3.OperationalError:  # an index without the vocabulary table
+            return []
+
+    def symbol_rows_named(self, names: Iterable[str]) -> list[tuple[str, str, str, str, str]]:
+        """(id, kind, name, qualified_name, file_path) of the symbols (not files or imports) whose
+        simple name is one of ``names``: a light row for scoring many candidates at once."""
+        names = list(dict.fromkeys(names))
+        out: list[tuple[str, str, str, str, str]] = []
+        for i in range(0, len(names), 400):
+            chunk = names[i : i + 400]
+            out.extend(
+                tuple(r)
+                for r in self.conn.execute(
+                    "SELECT id, kind, name, qualified_name, file_path FROM nodes "
+                    f"WHERE name IN ({','.join('?' * len(chunk))}) AND kind NOT IN ('file', 'import')",
+                    chunk,
+                )
+            )
+        return out
+
+    def docstring_rows(self, words: Iterable[str], *, prefix: bool, limit: int = 400):
+        """(id, kind, name, qualified_name, file_path) of symbols whose docstring holds one of
+        ``words`` (as a prefix when ``prefix``), via the full-text index; at most ``limit`` rows."""
+        tokens = [t for w in words for t in _FTS_TOKEN.findall(w)]
+        if not tokens:
+            return []
+        star = "*" if prefix else ""
+        match = " OR ".join(f'docstring : "{t}"{star}' for t in dict.fromkeys(tokens))
+        try:
+            return [
+                tuple(r)
+                for r in self.conn.execute(
+                    "SELECT n.id, n.kind, n.name, n.qualified_name, n.file_path FROM nodes_fts "
+                    "JOIN nodes n ON n.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? "
+                    "AND n.kind NOT IN ('file', 'import') LIMIT ?",
+                    (match, limit),
+                )
+            ]
+        except sqlite3.OperationalError:
+            return []
+
     def all_names(self) -> list[str]:
         return [
             r[0]

@@ -88,3 +88,20 @@ def test_groovy_files_are_skipped_with_a_reason_rather_than_half_parsed(tmp_path
     (tmp_path / "build.groovy").write_text("def y = a * b\n")
     found = discover(tmp_path)
     assert found.files == [] and found.skipped == {"build.groovy": "language not supported yet (Groovy)"}
+
+
+def test_no_code_outside_the_language_modules_names_a_language():
+    """A language's facts live in its module (issue 10/13): no string literal equal to a registered
+    label appears in codegraph/ outside codegraph/index/languages/."""
+    import ast
+
+    package = Path(__file__).resolve().parents[2] / "codegraph"
+    labels = {lang.label for lang in all_languages()}
+    named = []
+    for path in sorted(package.rglob("*.py")):
+        if "languages" in path.relative_to(package).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in labels:
+                named.append(f"{path.relative_to(package.parent)}:{node.lineno} {node.value!r}")
+    assert labels and named == []

@@ -82,8 +82,8 @@ def test_reference_cli_reads_an_index_codegraph_built(tmp_path, reference_cli):
 
 # Per language: a function or method of the fixture repo and its callers (name, file), read off the
 # golden dump's edges (fixtures/golden/<label>.json); the test checks the golden still says so.
-# The reference parses most of these languages itself, but not Zig, CUDA, Julia or Objective-C++
-# (no such labels there); it must still read our index of those fixtures.
+# The reference parses most of these languages itself, but not Zig, CUDA, Julia, Objective-C++, F# or
+# Clojure (no grammar there); it must still read our index of those fixtures.
 CALLED = {
     "astro": (
         "siteTitle",
@@ -99,6 +99,14 @@ CALLED = {
         "kv_get",
         {("main", "src/main.c"), ("mem_get", "src/main.c"), ("test_put_then_get", "tests/test_store.c")},
     ),
+    "clojure": (
+        "clamp",
+        {
+            ("describe-works", "test/acme/shapes_test.clj"),
+            ("describe", "src/acme/shapes/core.clj"),
+            ("core.clj", "src/acme/shapes/core.clj"),
+        },
+    ),
     "cpp": ("Write", {("Add", "src/canvas.cc"), ("Draw", "src/canvas.cc")}),
     "cuda": ("square", {("add", "src/vec.cu")}),
     "csharp": ("Transfer", {("Main", "src/Ledger.App/Program.cs")}),
@@ -109,6 +117,10 @@ CALLED = {
         {("square", "src/Shape/Util.elm"), ("area", "src/Shape/Area.elm"), ("main", "src/Main.elm")},
     ),
     "erlang": ("clamp", {("add", "src/shop_cart.erl")}),
+    "fsharp": (
+        "distance",
+        {("d", "src/App.fsx"), ("shifted", "src/Shapes/Geo.fs"), ("grow", "src/Shapes/Ops.fs")},
+    ),
     "go": ("report", {("main", "main.go")}),
     "haskell": (
         "mul",
@@ -151,6 +163,8 @@ CALLED = {
     "lua": ("format_number", {("describe", "shapes/circle.lua"), ("tostring", "util/strings.lua")}),
     "luau": ("record", {("open", "src/Bank/init.luau")}),
     "perl": ("round", {("total", "lib/Shop/Cart.pm"), ("fmt", "lib/Shop/Util.pm")}),
+    "nix": ("frame", {("banner", "default.nix")}),
+    "pascal": ("Distance", {("Describe", "src/shapes.pas")}),
     "php": ("describe", {("defaults", "src/Registry.php")}),
     "python": ("add_q", {("filter", "shop/db/query.py")}),
     "r": ("check_positive", {("rect_area", "R/geometry.R")}),
@@ -165,7 +179,9 @@ CALLED = {
             ("math.ts", "src/lib/math.ts"),
         },
     ),
+    "solidity": ("_checkOwner", {("onlyOwner", "contracts/utils/Ownable.sol")}),
     "swift": ("shouted", {("title", "Sources/App/Report.swift")}),
+    "terraform": ("var.zones", {("aws_instance.web", "main.tf"), ("local.zones", "variables.tf")}),
     "tsx": ("useTitle", {("Panel", "src/Panel.tsx"), ("Panel.tsx", "src/Panel.tsx")}),
     "typescript": ("emit", {("next", "src/internal/Subscriber.ts")}),
     "vue": (

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 # extension -> language name (as a user would say it)
 NOT_YET = {
-    ".sol": "Solidity",
-    ".pas": "Pascal",
-    ".pp": "Pascal",
-    ".dpr": "Delphi",
-    ".nix": "Nix",
-    ".tf": "Terraform",
-    ".hcl": "HCL",
-    ".clj": "Clojure",
-    ".cljs": "ClojureScript",
-    ".fs": "F#",
-    ".fsx": "F#",
+    ".fsi": "F# signature",
     # no module on purpose: the bundled grammar parses neither ``*`` nor classes (README, LANGUAGES.md)
     ".groovy": "Groovy",
     ".vb": "Visual Basic",

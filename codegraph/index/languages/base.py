@@ -159,6 +159,13 @@ class LanguageModule:
         call chains, companion objects, extension functions)."""
         return None
 
+    def rewrite_ref(self, project, path: str, ref: Ref) -> Ref:
+        """The reference as this language's resolution should read it (Pascal: identifiers spelled
+        as their definitions, the language being case-insensitive); edges and unresolved rows keep
+        the reference as written. Asked for every reference but extends/implements; the default
+        returns ``ref``."""
+        return ref
+
     def pick_overload(self, candidates: list[Node], ref: Ref) -> Node | None:
         """The member a call means among the members of that name in its type (``candidates``, in
         declaration order, usually one); None to leave the call unresolved rather than guess (no
@@ -172,6 +179,12 @@ class LanguageModule:
         argument count cannot decide (issue 10: never pick one silently). Called after
         :meth:`canonical`; the default keeps ``node``."""
         return node
+
+    def inheritance_kind(self, source: Node, target: Node, kind: str) -> str:
+        """The edge kind of a resolved base ``kind`` (``extends`` / ``implements`` as written) from
+        type ``source`` to type ``target``: Solidity writes both as ``is`` and tells them apart by
+        the target's kind. The default keeps ``kind``."""
+        return kind
 
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""

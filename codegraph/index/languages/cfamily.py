@@ -39,6 +39,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
+from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages._cfamily_source import looks_like_cpp, prepared_source
@@ -999,7 +1000,7 @@ class CFamily(LanguageModule):
     self_names = SELF_NAMES
     unique_fallback = False
     implicit_members = True
-    test_suffixes = (
+    test_suffixes: ClassVar[tuple[str, ...]] = (
         "_test.c",
         "_test.cc",
         "_test.cpp",
@@ -1009,7 +1010,14 @@ class CFamily(LanguageModule):
         "_test.cxx",
     )
     test_prefixes = ("test_",)
-    generated_suffixes = (".pb.h", ".pb.cc", ".pb.c", ".grpc.pb.h", ".grpc.pb.cc", "_generated.h")
+    generated_suffixes: ClassVar[tuple[str, ...]] = (
+        ".pb.h",
+        ".pb.cc",
+        ".pb.c",
+        ".grpc.pb.h",
+        ".grpc.pb.cc",
+        "_generated.h",
+    )
     extractor = CFamilyExtractor
 
     def is_generated(self, path: str, head: str) -> bool:
@@ -1175,7 +1183,19 @@ class Cpp(CFamily):
     cpp_rules = True
     grammar = "cpp"
     name = "C++"
-    extensions = (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl")
+    extensions: ClassVar[tuple[str, ...]] = (
+        ".cc",
+        ".cpp",
+        ".cxx",
+        ".c++",
+        ".hh",
+        ".hpp",
+        ".hxx",
+        ".h++",
+        ".ipp",
+        ".tpp",
+        ".inl",
+    )
     builtins = CPP_BUILTINS
     extracts = (
         "namespaces, classes, structs, unions, enums, methods (in-class and out of line), "

@@ -460,7 +460,7 @@ class Lua(LanguageModule):
         " parameters shadow; self in M:m; setmetatable/T.new typed locals; a bare call → the one global"
         " function of that name"
     )
-    extensions = (".lua",)
+    extensions: ClassVar[tuple[str, ...]] = (".lua",)
     builtins = BUILTINS
     self_names = frozenset({"self"})
     method_containers = METHOD_CONTAINERS | {"module"}

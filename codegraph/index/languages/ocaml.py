@@ -209,7 +209,7 @@ class OCaml(LanguageModule):
         " opened modules and file modules (same directory first); constructors instantiate their type;"
         " Stdlib stays unresolved"
     )
-    extensions = (".ml",)
+    extensions: ClassVar[tuple[str, ...]] = (".ml",)
     family = "ocaml"
     builtins = STDLIB
     line_comment = "(*"

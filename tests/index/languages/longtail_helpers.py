@@ -1,0 +1,44 @@
+"""Shared by the long-tail language tests (Solidity, Pascal, Nix, Terraform, F#, Clojure): read an
+indexed fixture's graph back as plain tuples."""
+
+from __future__ import annotations
+
+
+def edges(reader, kind: str) -> set[tuple[str, str]]:
+    """(source qualified name, target ``file:qualified name``) of every ``kind`` edge."""
+    rows = reader.conn.execute(
+        "SELECT s.qualified_name, t.file_path, t.qualified_name FROM edges e"
+        " JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target WHERE e.kind = ?",
+        (kind,),
+    )
+    return {(src, f"{path}:{dst}") for src, path, dst in rows}
+
+
+def nodes(reader, kind: str | None = None) -> set[tuple[str, str]]:
+    """(file, qualified name) of every node (of ``kind``)."""
+    sql = "SELECT file_path, qualified_name FROM nodes" + (" WHERE kind = ?" if kind else "")
+    return {tuple(r) for r in reader.conn.execute(sql, (kind,) if kind else ())}
+
+
+def node(reader, qualified_name: str) -> dict:
+    """The one node of that qualified name, as a dict of its columns."""
+    cur = reader.conn.execute("SELECT * FROM nodes WHERE qualified_name = ?", (qualified_name,))
+    cols = [c[0] for c in cur.description]
+    found = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+    assert len(found) == 1, (qualified_name, found)
+    return found[0]
+
+
+def unresolved(reader) -> set[tuple[str, str]]:
+    """(file, reference name) of every reference left unresolved."""
+    return {tuple(r) for r in reader.conn.execute("SELECT file_path, reference_name FROM unresolved_refs")}
+
+
+def imported_files(reader, path: str) -> set[str]:
+    """The files ``path`` has an ``imports`` edge to."""
+    rows = reader.conn.execute(
+        "SELECT t.file_path FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+        " WHERE e.kind = 'imports' AND s.kind = 'file' AND s.file_path = ? AND t.kind = 'file'",
+        (path,),
+    )
+    return {r[0] for r in rows}
