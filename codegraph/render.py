@@ -21,7 +21,8 @@ from codegraph.query.trace import MAX_TRACE_DEPTH, TraceResult
 
 
 def to_data(result) -> dict:
-    """A JSON-safe dict of any result dataclass (nodes become plain dicts)."""
+    """A JSON-safe dict of any result dataclass (nodes become plain dicts); an explore envelope is
+    fitted to its budget first, as its text is."""
 
     def conv(value):
         if dataclasses.is_dataclass(value):
@@ -32,6 +33,8 @@ def to_data(result) -> dict:
             return [conv(v) for v in value]
         return value
 
+    if isinstance(result, explore.ExploreResult):
+        result = fit_envelope(result)
     return conv(result)
 
 
@@ -249,6 +252,49 @@ def _node(r: NodeResult) -> str:
 
 
 def _explore(r: explore.ExploreResult) -> str:
+    return _explore_text(fit_envelope(r))
+
+
+def fit_envelope(envelope: explore.ExploreResult) -> explore.ExploreResult:
+    """A copy of ``envelope`` whose rendering fits its ``budget`` (characters): the left-out symbols
+    trimmed to ``explore.LEFT_OUT_KEPT`` files, then the lowest-ranked sections dropped (named in "not
+    shown"), then the rest trimmed. The budget counts rendered characters, so fitting is the
+    renderer's."""
+    result = dataclasses.replace(
+        envelope,
+        seeds=list(envelope.seeds),
+        sections=list(envelope.sections),
+        not_shown=list(envelope.not_shown),
+        left_out=dict(envelope.left_out),
+        blast=list(envelope.blast),
+        flow=list(envelope.flow),
+    )
+    while len(_explore_text(result)) > result.budget:
+        if len(result.left_out) > explore.LEFT_OUT_KEPT:
+            result.left_out.pop(next(reversed(result.left_out)))
+        elif result.sections:
+            dropped = result.sections.pop()
+            result.not_shown.insert(0, dropped.score)
+        elif result.left_out:
+            result.left_out.pop(next(reversed(result.left_out)))
+        elif result.not_shown:
+            result.not_shown.pop()
+        elif any(sites for _, sites, _ in result.blast):
+            result.blast = [
+                (seed, sites[: len(sites) // 2], tests[:1]) for seed, sites, tests in result.blast
+            ]
+        elif result.blast:
+            result.blast.pop()
+        elif result.flow:
+            result.flow = []
+        else:
+            result.seeds = result.seeds[: max(0, len(result.seeds) - 1)]
+            if not result.seeds:
+                return result
+    return result
+
+
+def _explore_text(r: explore.ExploreResult) -> str:
     out = [f"codegraph explore: {r.question}"]
     if r.note:
         out.append(r.note)

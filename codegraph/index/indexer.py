@@ -1,10 +1,12 @@
 """Index orchestration: discover → extract (cached per file, in worker processes) → resolve → store.
 
 An unchanged file (same size and mtime; with ``verify_hash`` the same sha256) is not re-read or
-re-parsed: its extraction comes from the cache. Edges are re-resolved for the whole project whenever
-any file changed, because name resolution is global (a new definition can take over references in
-other files). When nothing changed at all, resolution would reproduce the stored edges exactly, so
-the run stops after the comparison.
+re-parsed: its extraction comes from the cache. Name resolution is global (a new definition can take
+over references in other files), so after a change ``codegraph.index.incremental`` works out which
+files' references can answer differently and only those are re-resolved, against the whole project
+(issue 12); a change too big for that, or one it cannot bound, re-resolves everything. When nothing
+changed at all, resolution would reproduce the stored edges exactly, so the run stops after the
+comparison.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from codegraph import __version__
 from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
-from codegraph.index import cache
+from codegraph.index import cache, incremental
 from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
 from codegraph.index.resolve import resolve
 from codegraph.index.source import source_utf8
@@ -39,6 +41,11 @@ CONTENT_SKIPS = frozenset({"binary", "minified"})  # reasons that hold until the
 # extraction). An extraction is a pure function of a file's bytes, so an entry stays valid as long as
 # size and mtime match the cache row being reused.
 _MEMO: dict[str, tuple[int, int, object]] = {}
+_MENTIONS: dict[str, tuple[int, int, frozenset[str]]] = {}  # the same, for incremental.mentions
+# An incremental sync re-resolves at most this share of the files (or this many); beyond, resolving
+# everything costs about the same and needs no bookkeeping.
+INCREMENTAL_MAX_SHARE = 0.5
+INCREMENTAL_MIN_FILES = 50
 
 
 @dataclass
@@ -61,6 +68,9 @@ class IndexSummary:
     seconds: float = 0.0
     changed: bool = True
     repaired: str | None = None  # a damaged database was moved aside and the index rebuilt
+    # which resolution ran (issue 12): {"mode": "incremental" | "full", "files": files re-resolved,
+    # "references": references resolved, "reason": why a sync resolved everything}
+    resolution: dict[str, object] = field(default_factory=dict)
 
     def line(self) -> str:
         skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items())) or "none"
@@ -286,6 +296,10 @@ def _index_once(
                     conn, [p for p in reuse_set if _MEMO.get(p, (None, None))[:2] != stats[p]]
                 ).items():
                     _MEMO[path] = (*stats[path], cache.decode(data))
+                cold = [p for p in reuse_set if _MENTIONS.get(p, (None, None))[:2] != stats[p]]
+                for path, data in writer.load_mentions(conn).items() if cold else ():
+                    if path in stats and path in cold:
+                        _MENTIONS[path] = (*stats[path], incremental.decode_mentions(data))
             _check_still_there(paths, identity)
             summary.seconds = time.perf_counter() - started
             return summary
@@ -356,7 +370,7 @@ def _update(
     memo: bool,
     phase: Callable[[str, int | None], None],
 ) -> None:
-    """Parse what changed, re-resolve everything, write it all in one transaction."""
+    """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
     stats = all_stats if memo else None
     phase("parsing", len(to_parse))
     clock = time.perf_counter()
@@ -374,6 +388,15 @@ def _update(
             if hit is not None and hit[:2] == stats[path]:
                 extractions.append(hit[2])
                 need.discard(path)
+    partial: set[str] = set()  # files read without their own references (see incremental.interface)
+    backfill: set[str] = set()  # files whose interface row is missing (an index from before them)
+    if need and previous:
+        blobs = writer.load_interfaces(conn, need)
+        if len(blobs) == len(need):
+            extractions.extend(cache.decode(data) for data in blobs.values())
+            partial, need = set(need), set()
+        else:
+            backfill = need - set(blobs)
     if need:
         for path, data in writer.load_cached_data(conn, need).items():
             fx = cache.decode(data)
@@ -386,13 +409,32 @@ def _update(
         for path in set(_MEMO) - set(stats):
             del _MEMO[path]
     extractions.sort(key=lambda fx: fx.path)
+    removed_all = removed + [p for p in skipped if p in previous]
+    parsed_mentions = {p.path: _mentions(p.extraction, stats) for p in parsed}
+    new_mentions = {path: incremental.encode_mentions(found) for path, found in parsed_mentions.items()}
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    resolution = resolve(extractions)
+    only, why = _plan(
+        conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions, partial
+    )
+    complete = partial if only is None else partial & only
+    if complete:  # the files to re-resolve need their own references after all
+        full = writer.load_cached_rows(conn, complete)
+        extractions = [cache.decode(full[fx.path]) if fx.path in complete else fx for fx in extractions]
+        if stats is not None:
+            for fx in extractions:
+                if fx.path in complete:
+                    _MEMO[fx.path] = (*stats[fx.path], fx)
+    resolution = resolve(extractions, only=only)
+    summary.resolution = {
+        "mode": "full" if only is None else "incremental",
+        "files": len(extractions) if only is None else len(only),
+        "references": resolution.resolved_refs,
+        **({"reason": why} if only is None else {}),
+    }
     summary.phases["resolve"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    removed_all = removed + [p for p in skipped if p in previous]
     head = _git_head(root)
     metadata = {
         "index_state": "complete",
@@ -404,7 +446,6 @@ def _update(
         "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
         "cgpy_cache_version": cache.CACHE_VERSION,
-        "cgpy_unresolved": resolution.unresolved_by_language,
     }
     phase("writing", len(extractions))
     writer.write_index(
@@ -416,12 +457,94 @@ def _update(
         skipped=skipped,
         skip_stats=all_stats,
         metadata=metadata,
+        resolved=only,
+        per_file=resolution.per_file,
+        mentions=new_mentions,
+        interfaces={
+            fx.path: cache.encode(incremental.interface(fx))
+            for fx in [*(p.extraction for p in parsed), *(fx for fx in extractions if fx.path in backfill)]
+        },
     )
     summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
     summary.files = summary.parsed + summary.reused
+
+
+def _mentions(fx, stats: dict[str, tuple[int, int]] | None) -> frozenset[str]:
+    from codegraph.index.languages import module_for
+
+    found = incremental.mentions(fx, module_for(fx.language))
+    if stats is not None and fx.path in stats:
+        _MENTIONS[fx.path] = (*stats[fx.path], found)
+    return found
+
+
+def _plan(
+    conn, parsed, removed, previous, extractions, stats, parsed_mentions, new_mentions, partial
+) -> tuple[set[str] | None, str]:
+    """The files to re-resolve (issue 12, ``codegraph.index.incremental``), or None and why all.
+    Mentions missing from the index (one written before they were recorded) are added to
+    ``new_mentions``, so the next sync can be incremental."""
+    from codegraph.index.languages import module_for
+
+    if not previous:
+        return None, "a first index"
+    max_files = max(INCREMENTAL_MIN_FILES, int(len(extractions) * INCREMENTAL_MAX_SHARE))
+    if len(parsed) + len(removed) > max_files:  # a rebuild, a new cache version, a branch switch
+        return None, f"more than {max_files} files changed"
+    mentions_of: dict[str, frozenset[str]] = {}
+    need = []
+    for fx in extractions:
+        hit = _MENTIONS.get(fx.path) if stats is not None else None
+        if fx.path in parsed_mentions:
+            mentions_of[fx.path] = parsed_mentions[fx.path]
+        elif hit is not None and hit[:2] == stats[fx.path]:
+            mentions_of[fx.path] = hit[2]
+        else:
+            need.append(fx)
+    if need:
+        blobs = writer.load_mentions(conn)
+        for fx in need:
+            if fx.path in blobs:
+                mentions_of[fx.path] = incremental.decode_mentions(blobs[fx.path])
+                if stats is not None:
+                    _MENTIONS[fx.path] = (*stats[fx.path], mentions_of[fx.path])
+            elif fx.path in partial:  # read without its references: its mentions cannot be worked out
+                return None, f"{fx.path} has no recorded mentions"
+            else:
+                mentions_of[fx.path] = _mentions(fx, stats)
+                new_mentions[fx.path] = incremental.encode_mentions(mentions_of[fx.path])
+    if stats is not None:
+        for path in set(_MENTIONS) - set(stats):
+            del _MENTIONS[path]
+    by_path = {fx.path: fx for fx in extractions}
+    stored = writer.load_resolved(conn)
+    if not previous <= set(stored):
+        return None, "the index has no record of what each file resolved"
+    changed_old = [p.path for p in parsed if p.path in previous] + list(removed)
+    old = {path: cache.decode(data) for path, data in writer.load_cached_rows(conn, changed_old).items()}
+    if len(old) != len(changed_old):
+        return None, "a changed file's previous extraction is not cached"
+    changed = {p.path: (old.get(p.path), p.extraction) for p in parsed}
+    changed.update({path: (old[path], None) for path in removed})
+    linked: dict[str, set[str]] = {}
+    for path, others in stored.items():
+        for other in others:
+            linked.setdefault(path, set()).add(other)
+            linked.setdefault(other, set()).add(path)
+    found = incremental.plan(
+        changed,
+        mentions_of,
+        by_path.__getitem__,
+        lambda label: module_for(label).self_names,
+        linked,
+        max_files=max_files,
+        project_wide=lambda fx: module_for(fx.language).project_wide(fx),
+        module_names=lambda fx: module_for(fx.language).module_names(fx.path),
+    )
+    return found.files, found.reason
 
 
 def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:

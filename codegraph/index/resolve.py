@@ -63,6 +63,10 @@ class Resolution:
     unresolved: list[tuple[Ref, str, str]] = field(default_factory=list)  # (ref, file path, language)
     # per language: {"unresolved": n, "likely_internal": m} — see likely_internal()
     unresolved_by_language: dict[str, dict[str, int]] = field(default_factory=dict)
+    # per resolved file: (language, unresolved, likely internal, other files whose nodes are sources
+    # of edges this file's references made — a member or ``extends`` written away from its type)
+    per_file: dict[str, tuple[str, int, int, tuple[str, ...]]] = field(default_factory=dict)
+    resolved_refs: int = 0  # references (imports included) this run resolved
 
 
 class _Project:
@@ -710,22 +714,41 @@ def _edge(source: str, target: Node, kind: str, ref: Ref, how: str, confidence: 
     return Edge(source, target.id, kind, ref.line, ref.col, meta)
 
 
-def resolve(files: list[FileExtraction]) -> Resolution:
+def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolution:
     """Resolve every file's references against the whole project.
+
+    Args:
+        files: every file of the project (lookups see all of them).
+        only: resolve just these files' references (incremental resolution, issue 12: the files
+            ``codegraph.index.incremental.plan`` found); None for all. The bases of every class are
+            still resolved, since member lookups through inheritance need them.
 
     Returns:
         A :class:`Resolution` with contains, imports, calls, instantiates, extends, implements and
-        references edges, and the references that resolved to nothing in the project.
+        references edges, and the references that resolved to nothing in the project — of the
+        files in ``only``.
     """
     project = _Project(files)
     project.attach_owners()
     out = Resolution()
     edges = out.edges
-    for f in files:
+    chosen = files if only is None else [f for f in files if f.path in only]
+    unresolved_of: dict[str, list[Ref]] = defaultdict(list)
+    spans: list[tuple[str, int, int]] = []  # (path, first, end) of the edges each step made
+
+    def emitted(path: str, begin: int) -> None:
+        if len(edges) > begin:
+            spans.append((path, begin, len(edges)))
+
+    for f in chosen:
+        begin = len(edges)
         for parent, child in f.contains:
             edges.append(Edge(project.parent.get(child, parent), child, "contains"))
+        emitted(f.path, begin)
     # bases first: member lookups through inheritance need them
     for f in files:
+        keep = only is None or f.path in only
+        begin = len(edges)
         for ref in f.refs:
             if ref.kind in ("extends", "implements"):
                 if ref.source.startswith(OWNER_SOURCE):  # written away from its type
@@ -744,13 +767,22 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                     kind = project.lang[f.path].inheritance_kind(src, target, ref.kind) if src else ref.kind
                     if kind != ref.kind:
                         ref = replace(ref, kind=kind)
-                    edges.append(_edge(ref.source, target, ref.kind, ref, "import", 0.9))
-                else:
+                    if keep:
+                        edges.append(_edge(ref.source, target, ref.kind, ref, "import", 0.9))
+                elif keep:
                     out.unresolved.append((ref, f.path, f.language))
+                    unresolved_of[f.path].append(ref)
+        if keep:
+            out.resolved_refs += sum(1 for r in f.refs if r.kind in ("extends", "implements"))
+            emitted(f.path, begin)
     project.bases_complete()
     seen: set[tuple[str, str, str]] = set()
-    for f in files:
+    for f in chosen:
+        begin = len(edges)
         file_id = f"file:{f.path}"
+        out.resolved_refs += len(f.imports) + sum(
+            1 for r in f.refs if r.kind not in ("extends", "implements")
+        )
         for b in f.imports:
             mod = project.module_file(f.path, b.module)
             target = project.binding_target(f.path, b) if b.local and b.imported not in ("*", "") else None
@@ -789,11 +821,13 @@ def resolve(files: list[FileExtraction]) -> Resolution:
             if target is None:
                 if ref.kind != "value":  # an argument that is no project function is just data
                     out.unresolved.append((ref, f.path, f.language))
+                    unresolved_of[f.path].append(ref)
                 continue
             target = project.lang[target.file_path].canonical(project, target)
             target = project.lang[f.path].choose_overload(project, lookup, target)
             if target is None:
                 out.unresolved.append((ref, f.path, f.language))
+                unresolved_of[f.path].append(ref)
                 continue
             if ref.kind in ("references", "value"):
                 kind = "references"
@@ -806,15 +840,33 @@ def resolve(files: list[FileExtraction]) -> Resolution:
                 continue
             seen.add(key)
             edges.append(_edge(ref.source, target, kind, ref, how, CONFIDENCE.get(how, TOP_CONFIDENCE)))
-    counted = set()
-    for ref, path, language in out.unresolved:
-        key = (ref.source, ref.name, ref.kind, ref.line, ref.col)
-        if key in counted:  # the store keeps one row per distinct reference
-            continue
-        counted.add(key)
-        counts = out.unresolved_by_language.setdefault(language, {"unresolved": 0, "likely_internal": 0})
-        counts["unresolved"] += 1
-        counts["likely_internal"] += likely_internal(project, path, ref)
+        emitted(f.path, begin)
+    # counted per file (the store keeps one row per distinct reference of a file), so that the
+    # totals of an incremental run are the sums of the files' counts a full run would give
+    linked: dict[str, set[str]] = defaultdict(set)
+    for path, begin, end in spans:
+        for e in edges[begin:end]:
+            source = project.nodes.get(e.source)
+            other = source.file_path if source is not None else e.source.removeprefix("file:")
+            if other != path:
+                linked[path].add(other)
+    for f in chosen:
+        unresolved = likely = 0
+        counted = set()
+        for ref in unresolved_of.get(f.path, ()):
+            key = (ref.source, ref.name, ref.kind, ref.line, ref.col)
+            if key in counted:
+                continue
+            counted.add(key)
+            unresolved += 1
+            likely += likely_internal(project, f.path, ref)
+        out.per_file[f.path] = (f.language, unresolved, likely, tuple(sorted(linked.get(f.path, ()))))
+        if unresolved:
+            counts = out.unresolved_by_language.setdefault(
+                f.language, {"unresolved": 0, "likely_internal": 0}
+            )
+            counts["unresolved"] += unresolved
+            counts["likely_internal"] += likely
     return out
 
 

@@ -649,8 +649,7 @@ def explore(
     shown |= set(result.unavailable)
     result.not_shown = [fs for fs in ranking.files if fs.path not in shown][:12]
     result.left_out = _left_out(ranking, result.sections, result.not_shown)
-    _fit(result)
-    return result
+    return result  # the renderer fits it to ``budget`` rendered characters
 
 
 BLAST_SYMBOLS = 3
@@ -717,35 +716,6 @@ def _left_out(
         if best:
             out[path] = best
     return out
-
-
-def _fit(result: ExploreResult) -> None:
-    """Enforce the budget on the rendered text: trim the left-out symbols to LEFT_OUT_KEPT files,
-    drop the lowest-ranked sections, then trim the rest, until it fits."""
-    from codegraph.render import render
-
-    while len(render(result)) > result.budget:
-        if len(result.left_out) > LEFT_OUT_KEPT:
-            result.left_out.pop(next(reversed(result.left_out)))
-        elif result.sections:
-            dropped = result.sections.pop()
-            result.not_shown.insert(0, dropped.score)
-        elif result.left_out:
-            result.left_out.pop(next(reversed(result.left_out)))
-        elif result.not_shown:
-            result.not_shown.pop()
-        elif any(sites for _, sites, _ in result.blast):
-            result.blast = [
-                (seed, sites[: len(sites) // 2], tests[:1]) for seed, sites, tests in result.blast
-            ]
-        elif result.blast:
-            result.blast.pop()
-        elif result.flow:
-            result.flow = []
-        else:
-            result.seeds = result.seeds[: max(0, len(result.seeds) - 1)]
-            if not result.seeds:
-                return
 
 
 def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:

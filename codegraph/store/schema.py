@@ -105,6 +105,27 @@ CREATE TABLE IF NOT EXISTS cgpy_skipped (
     size INTEGER,
     mtime_ns INTEGER
 );
+-- incremental resolution (issue 12): per file, the words its resolution can look up (zlib of
+-- newline-joined words, codegraph.index.incremental.mentions), written with its extraction
+CREATE TABLE IF NOT EXISTS cgpy_mentions (
+    path TEXT PRIMARY KEY,
+    data BLOB NOT NULL
+);
+-- per file, its cached extraction without the references only its own resolution reads (what
+-- resolving other files needs of it: codegraph.index.incremental.interface), same encoding
+CREATE TABLE IF NOT EXISTS cgpy_interface (
+    path TEXT PRIMARY KEY,
+    data BLOB NOT NULL
+);
+-- per file, what its last resolution left: unresolved counts (summed into cgpy_unresolved) and the
+-- other files whose nodes are sources of its edges (JSON list; re-resolved together)
+CREATE TABLE IF NOT EXISTS cgpy_resolved (
+    path TEXT PRIMARY KEY,
+    language TEXT NOT NULL,
+    unresolved INTEGER NOT NULL,
+    likely_internal INTEGER NOT NULL,
+    linked TEXT
+);
 """
 
 INDEXES = """

@@ -187,6 +187,115 @@ def _replace_unresolved(conn: sqlite3.Connection, unresolved: list[tuple[Ref, st
         conn.execute(sql)
 
 
+def _delete_paths(conn: sqlite3.Connection, table: str, paths: list[str]) -> None:
+    for i in range(0, len(paths), 500):
+        chunk = paths[i : i + 500]
+        conn.execute(f"DELETE FROM {table} WHERE path IN ({','.join('?' * len(chunk))})", chunk)
+
+
+def _edge_key(e: Edge) -> tuple:
+    return (
+        e.source,
+        e.target,
+        e.kind,
+        e.line if e.line is not None else -1,
+        e.col if e.col is not None else -1,
+    )
+
+
+def _replace_edges_of(conn: sqlite3.Connection, paths: list[str], edges: list[Edge]) -> None:
+    """Make the edges whose source is a node of ``paths`` (as the nodes table holds them now) equal
+    ``edges``: reads only those rows (by ``idx_nodes_file_path`` and ``idx_edges_source_kind``)."""
+    wanted: dict[tuple, str | None] = {}
+    for e in edges:
+        wanted.setdefault(_edge_key(e), _meta_json(e.metadata))
+    stale = []
+    for i in range(0, len(paths), 500):
+        chunk = paths[i : i + 500]
+        rows = conn.execute(
+            "SELECT id, source, target, kind, IFNULL(line, -1), IFNULL(col, -1), metadata FROM edges "
+            f"WHERE source IN (SELECT id FROM nodes WHERE file_path IN ({','.join('?' * len(chunk))}))",
+            chunk,
+        )
+        for row_id, source, target, kind, line, col, meta in rows:
+            key = (source, target, kind, line, col)
+            if key in wanted and wanted[key] == meta:
+                del wanted[key]
+            else:
+                stale.append((row_id,))
+    conn.executemany("DELETE FROM edges WHERE id = ?", stale)
+    # an edge whose key another file's row already holds (never expected: sources are per file)
+    conn.executemany(
+        "INSERT OR REPLACE INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (s, t, k, meta, None if line == -1 else line, None if col == -1 else col)
+            for (s, t, k, line, col), meta in wanted.items()
+        ],
+    )
+
+
+def _replace_unresolved_of(
+    conn: sqlite3.Connection, paths: list[str], unresolved: list[tuple[Ref, str, str]]
+) -> None:
+    """Make the unresolved references of ``paths`` equal ``unresolved`` (by ``idx_unresolved_file_path``)."""
+    wanted = {(r.source, r.name, r.kind, r.line, r.col, path, lang) for r, path, lang in unresolved}
+    stale = []
+    for i in range(0, len(paths), 500):
+        chunk = paths[i : i + 500]
+        for row_id, *key in conn.execute(
+            "SELECT id, from_node_id, reference_name, reference_kind, line, col, file_path, language "
+            f"FROM unresolved_refs WHERE file_path IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ):
+            key = tuple(key)
+            if key in wanted:
+                wanted.discard(key)
+            else:
+                stale.append((row_id,))
+    conn.executemany("DELETE FROM unresolved_refs WHERE id = ?", stale)
+    conn.executemany(
+        "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
+        "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)",
+        [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)],
+    )
+
+
+def load_mentions(conn: sqlite3.Connection) -> dict[str, bytes]:
+    """path → encoded mentions of every file (``cgpy_mentions``)."""
+    return dict(conn.execute("SELECT path, data FROM cgpy_mentions"))
+
+
+def load_interfaces(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:
+    """path → encoded interface (``cgpy_interface``) of those of ``paths`` that have one."""
+    wanted = set(paths)
+    return {
+        path: data for path, data in conn.execute("SELECT path, data FROM cgpy_interface") if path in wanted
+    }
+
+
+def load_resolved(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    """path → linked files of every file the last runs resolved (``cgpy_resolved``)."""
+    return {
+        path: tuple(json.loads(linked)) if linked else ()
+        for path, linked in conn.execute("SELECT path, linked FROM cgpy_resolved")
+    }
+
+
+def load_cached_rows(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:
+    """path → cached extraction data of just ``paths`` (by the primary key)."""
+    paths = sorted(set(paths))
+    out: dict[str, bytes] = {}
+    for i in range(0, len(paths), 500):
+        chunk = paths[i : i + 500]
+        out.update(
+            conn.execute(
+                f"SELECT path, data FROM cgpy_extract_cache WHERE path IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+        )
+    return out
+
+
 BULK_FTS_ROWS = 5_000
 BULK_ROWS = 5_000  # rows from which a write into an empty table builds its indexes afterwards
 
@@ -211,12 +320,37 @@ def write_index(
     skipped: dict[str, str],
     metadata: dict[str, object],
     skip_stats: dict[str, tuple[int, int]] | None = None,
+    resolved: Iterable[str] | None = None,
+    per_file: dict[str, tuple[str, int, int, tuple[str, ...]]] | None = None,
+    mentions: dict[str, bytes] | None = None,
+    interfaces: dict[str, bytes] | None = None,
 ) -> None:
-    """Replace the rows of changed and removed files, then every edge and unresolved reference,
-    in one transaction."""
+    """Replace the rows of changed and removed files and the edges and unresolved references, in
+    one transaction.
+
+    Args:
+        resolved: the files whose references ``edges`` and ``unresolved`` hold (an incremental
+            resolution, issue 12): only the rows those files and the removed ones made are diffed.
+            None: ``edges`` and ``unresolved`` are the whole project's.
+        per_file: ``Resolution.per_file`` of the same files: their unresolved counts (summed into
+            the ``cgpy_unresolved`` metadata) and linked files.
+        mentions: path → encoded :func:`codegraph.index.incremental.mentions` of parsed files.
+        interfaces: path → encoded :func:`codegraph.index.incremental.interface` of parsed files.
+    """
     ts = now_ms()
     conn.execute("BEGIN IMMEDIATE")
     try:
+        removed = list(removed)
+        if resolved is None:
+            _replace_edges(conn, edges)
+            _replace_unresolved(conn, unresolved)
+            conn.execute("DELETE FROM cgpy_resolved")
+        else:
+            # before the nodes of changed files are replaced: their old ids find their old edges
+            made_by = sorted(set(resolved) | set(removed))
+            _replace_edges_of(conn, made_by, edges)
+            _replace_unresolved_of(conn, made_by, unresolved)
+            _delete_paths(conn, "cgpy_resolved", made_by)
         # Many new nodes (a cold index, a big sync): full-text rows are built once at the end instead of
         # by a trigger per row (measured on go/x/tools, 20,817 nodes: 2.76 s with the triggers, 0.38 s
         # dropped + rebuilt). The triggers come back in the same transaction, so the file the reference
@@ -257,8 +391,29 @@ def write_index(
                 "INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
                 (p.path, p.size, p.mtime_ns, p.content_hash, p.data),
             )
-        _replace_edges(conn, edges)
-        _replace_unresolved(conn, unresolved)
+        _delete_paths(conn, "cgpy_interface", stale)
+        conn.executemany(
+            "INSERT OR REPLACE INTO cgpy_interface(path, data) VALUES (?, ?)",
+            sorted((interfaces or {}).items()),
+        )
+        _delete_paths(conn, "cgpy_mentions", stale)
+        conn.executemany(
+            "INSERT INTO cgpy_mentions(path, data) VALUES (?, ?)", sorted((mentions or {}).items())
+        )
+        conn.executemany(
+            "INSERT INTO cgpy_resolved(path, language, unresolved, likely_internal, linked) VALUES (?, ?, ?, ?, ?)",
+            [
+                (path, language, n, likely, json.dumps(list(linked)) if linked else None)
+                for path, (language, n, likely, linked) in sorted((per_file or {}).items())
+            ],
+        )
+        totals: dict[str, dict[str, int]] = {}
+        for language, n, likely in conn.execute(
+            "SELECT language, SUM(unresolved), SUM(likely_internal) FROM cgpy_resolved "
+            "GROUP BY language HAVING SUM(unresolved) > 0 ORDER BY language"
+        ):
+            totals[language] = {"unresolved": n, "likely_internal": likely}
+        metadata = {**metadata, "cgpy_unresolved": totals}
         conn.executemany(
             "INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)",
             [(seg, name) for name in new_names for seg in name_segments(name)],

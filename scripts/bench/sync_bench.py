@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Freshness benchmark.
 
-Usage: python scripts/bench/sync_bench.py [--edits N] [--debounce-ms MS]
+Usage: python scripts/bench/sync_bench.py [--edits N] [--debounce-ms MS] [--runs N] [--no-reference]
+                                          [--no-daemon] [--corpora NAME,...]
 
 1. Django wheel: with a watcher running (the daemon's watch mode, default 2 s debounce), append a new
    function to a file and poll the index until a query sees it; prints p50/p95 of edit → visible,
    once with a query arriving right after the edit (issue 12 goal p50 ≤ 0.5 s) and once without
    (goal ≤ debounce + 0.3 s).
-2. Django sdist (2,847 files): cold `codegraph init` vs no-change `codegraph sync`, wall seconds
-   (median of 3), and the ratio (goal ≤ 5 %).
+2. Django wheel and sdist, from the CLI, for codegraph and the reference CLI in the same run: cold
+   ``init``, no-change ``sync`` and ``sync`` after one edit (index_bench's: a line comment appended to
+   the middle file of the main language), wall seconds (median of --runs), as ratios: no-change / cold
+   (goal ≤ 5 %), edit / cold (goal ≤ 10 %), ours / reference (goal for the edit ≤ 0.5x); and which
+   resolution our edit sync ran (``sync --json``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import statistics
 import sys
@@ -69,32 +74,68 @@ def edit_to_visible(edits: int, debounce_ms: float, query_at_once: bool = False)
     return latencies
 
 
-def nochange_ratio() -> tuple[float, float]:
-    cold, warm = [], []
-    for _ in range(3):
+def cli_syncs(corpus: str, tool: str, runs: int) -> dict[str, object]:
+    """Median wall seconds of cold init, no-change sync and one-edit sync of ``corpus`` by ``tool``
+    ("codegraph" or "reference"), and (ours) the resolution the edit sync reported."""
+    from index_bench import CODEGRAPH, REFERENCE, edit_one
+
+    base = CODEGRAPH if tool == "codegraph" else REFERENCE
+    times: dict[str, list[float]] = {"cold": [], "nochange": [], "edit1": []}
+    resolution = None
+    for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="cg-sync-") as tmp:
-            root = Path(tmp) / "django"
-            shutil.copytree(corpus_dir("django-sdist"), root)
-            cold.append(measure([sys.executable, "-m", "codegraph", "init", str(root)])[0])
-            warm.append(measure([sys.executable, "-m", "codegraph", "sync", str(root)])[0])
-    return statistics.median(cold), statistics.median(warm)
+            root = Path(tmp) / "corpus"
+            shutil.copytree(corpus_dir(corpus), root)
+            times["cold"].append(measure([*base, "init", str(root)])[0])
+            times["nochange"].append(measure([*base, "sync", str(root)])[0])
+            edit_one(root)
+            json_flag = ["--json"] if tool == "codegraph" else []
+            seconds, _, out = measure([*base, "sync", str(root), *json_flag])
+            times["edit1"].append(seconds)
+            if tool == "codegraph":
+                resolution = json.loads(out[out.index("{") : out.rindex("}") + 1]).get("resolution")
+    return {**{k: statistics.median(v) for k, v in times.items()}, "resolution": resolution}
+
+
+def report_cli(corpus: str, runs: int, reference: bool) -> None:
+    ours = cli_syncs(corpus, "codegraph", runs)
+    ref = cli_syncs(corpus, "reference", runs) if reference else None
+    for name, row in (("codegraph", ours), ("reference", ref)):
+        if row is None:
+            continue
+        print(
+            f"{corpus} {name}: cold {row['cold']:.2f} s, no-change sync {row['nochange']:.2f} s "
+            f"({row['nochange'] / row['cold']:.1%} of cold), one-edit sync {row['edit1']:.2f} s "
+            f"({row['edit1'] / row['cold']:.1%} of cold)  [median of {runs}]"
+        )
+    print(f"{corpus} codegraph edit sync resolution: {ours['resolution']}")
+    if ref is not None:
+        print(
+            f"{corpus} ours/reference: cold {ours['cold'] / ref['cold']:.2f}x, no-change "
+            f"{ours['nochange'] / ref['nochange']:.2f}x, one-edit sync {ours['edit1'] / ref['edit1']:.2f}x"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--edits", type=int, default=7)
     ap.add_argument("--debounce-ms", type=float, default=2000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--no-daemon", action="store_true", help="skip the watcher's edit → visible part")
+    ap.add_argument("--corpora", default="django-wheel,django-sdist")
     args = ap.parse_args()
-    for at_once in (True, False):
+    for at_once in (True, False) if not args.no_daemon else ():
         lat = sorted(edit_to_visible(args.edits, args.debounce_ms, query_at_once=at_once))
         p95 = lat[min(len(lat) - 1, round(0.95 * (len(lat) - 1)))]
         how = "a query right after the edit" if at_once else "no query (the debounce decides)"
         print(
             f"django-wheel edit → visible, {how} ({args.edits} edits, debounce {args.debounce_ms:.0f} ms): "
-            f"p50 {statistics.median(lat):.2f} s, p95 {p95:.2f} s"
+            f"p50 {statistics.median(lat):.2f} s, p95 {p95:.2f} s",
+            flush=True,
         )
-    cold, warm = nochange_ratio()
-    print(f"django-sdist cold init {cold:.2f} s, no-change sync {warm:.2f} s: {warm / cold:.1%} of cold")
+    for corpus in [c for c in args.corpora.split(",") if c]:
+        report_cli(corpus, args.runs, not args.no_reference)
 
 
 if __name__ == "__main__":

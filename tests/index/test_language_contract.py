@@ -96,7 +96,8 @@ def test_no_code_outside_the_language_modules_names_a_language():
     import ast
 
     package = Path(__file__).resolve().parents[2] / "codegraph"
-    labels = {lang.label for lang in all_languages()}
+    # one-letter labels (c, r) are also ordinary tags and loop variables: not evidence of a rule
+    labels = {lang.label for lang in all_languages() if len(lang.label) > 1}
     named = []
     for path in sorted(package.rglob("*.py")):
         if "languages" in path.relative_to(package).parts:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +28,9 @@ SNIPPETS = [
 ]
 
 
-def graph(root: Path) -> tuple[set, set, set]:
+def graph(root: Path) -> tuple[set, set, set, str]:
+    """Nodes, edges (kind, line, col, metadata), unresolved references and the recorded unresolved
+    counts: everything resolution decides."""
     with Reader(root) as r:
         nodes = {
             tuple(x)
@@ -40,32 +44,88 @@ def graph(root: Path) -> tuple[set, set, set]:
         unresolved = {
             tuple(x)
             for x in r.conn.execute(
-                "SELECT from_node_id, reference_name, reference_kind, line, col FROM unresolved_refs"
+                "SELECT from_node_id, reference_name, reference_kind, line, col, file_path FROM unresolved_refs"
             )
         }
-    return nodes, edges, unresolved
+        counts = r.conn.execute(
+            "SELECT value FROM project_metadata WHERE key = 'cgpy_unresolved'"
+        ).fetchone()[0]
+    return nodes, edges, unresolved, counts
 
 
 operation = st.one_of(
-    st.tuples(st.just("edit"), st.integers(0, 20), st.integers(0, len(SNIPPETS) - 1)),
-    st.tuples(st.just("add"), st.integers(0, 20), st.integers(0, len(SNIPPETS) - 1)),
+    st.tuples(st.just("edit"), st.integers(0, 20), st.integers(0, 5)),
+    st.tuples(st.just("add"), st.integers(0, 20), st.integers(0, 5)),
     st.tuples(st.just("delete"), st.integers(0, 20), st.just(0)),
     st.tuples(st.just("rename"), st.integers(0, 20), st.integers(0, 1000)),
 )
 
+# per language: fixture repo, source suffix, snippets appended by edits (each a definition or a call
+# of one, so edits make files start and stop defining names other files call)
+LANGUAGES = {
+    "python": ("python", ".py", SNIPPETS),
+    "go": (
+        "go",
+        ".go",
+        ["func Helper() int { return 1 }\n", "func UseHelper() int { return Helper() }\n"],
+    ),
+    "typescript": (
+        "typescript",
+        ".ts",
+        ["export function helper() { return 1; }\n", "export function useHelper() { return helper(); }\n"],
+    ),
+    "java": (
+        "java",
+        ".java",
+        [
+            "class Extra { int helper() { return 1; } }\n",
+            "class Extra2 extends Extra { int use() { return helper(); } }\n",
+        ],
+    ),
+    "csharp": (
+        "csharp",
+        ".cs",
+        [
+            "class Extra { public int Helper() { return 1; } }\n",
+            "class Extra2 : Extra { int Use() { return Helper(); } }\n",
+        ],
+    ),
+    "ruby": (
+        "ruby",
+        ".rb",
+        [
+            "def helper\n  1\nend\n",
+            "def use_helper\n  helper\nend\n",
+            "class Circle\n  def extra\n    area\n  end\nend\n",
+        ],
+    ),
+    "rust": ("rust", ".rs", ["pub fn helper() -> i32 { 1 }\n", "pub fn use_helper() -> i32 { helper() }\n"]),
+    "php": (
+        "php",
+        ".php",
+        ["\nfunction helper() { return 1; }\n", "\nfunction use_helper() { return helper(); }\n"],
+    ),
+}
 
-def apply(root: Path, op: tuple[str, int, int], counter: list[int]) -> None:
-    files = sorted(p for p in root.rglob("*.py") if ".codegraph" not in p.parts)
+
+def apply(root: Path, op: tuple[str, int, int], counter: list[int], suffix: str, snippets: list[str]) -> None:
+    files = sorted(p for p in root.rglob(f"*{suffix}") if ".codegraph" not in p.parts)
     kind, pick, arg = op
+    snippet = snippets[arg % len(snippets)]
     if kind == "add":
         counter[0] += 1
-        (root / "shop" / f"new_{counter[0]}.py").write_text(SNIPPETS[arg])
+        if suffix == ".py" or not files:
+            (root / "shop").mkdir(exist_ok=True)
+            (root / "shop" / f"new_{counter[0]}{suffix}").write_text(snippet)
+        else:  # a copy of a file beside it (its package clause and all) with one more definition
+            source = files[pick % len(files)]
+            (source.parent / f"new_{counter[0]}{suffix}").write_text(source.read_text() + "\n" + snippet)
         return
     if not files:
         return
     target = files[pick % len(files)]
     if kind == "edit":
-        target.write_text(target.read_text() + "\n\n" + SNIPPETS[arg])
+        target.write_text(target.read_text() + "\n\n" + snippet)
         st_ = target.stat()
         os.utime(target, ns=(st_.st_atime_ns, st_.st_mtime_ns + 1_000_000_000))
     elif kind == "delete":
@@ -74,24 +134,49 @@ def apply(root: Path, op: tuple[str, int, int], counter: list[int]) -> None:
         target.rename(target.with_name(f"moved_{arg}_{target.name}"))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(st.lists(operation, min_size=1, max_size=4), min_size=1, max_size=3))
-def test_sync_after_random_changes_equals_a_fresh_full_index(steps):
-    with tempfile.TemporaryDirectory() as tmp:
-        live = Path(tmp) / "live"
-        shutil.copytree(FIXTURES / "repos" / "python", live)
-        paths = ProjectPaths(live.resolve())
-        index_project(paths, workers=1)
-        counter = [0]
-        for batch in steps:
-            for op in batch:
-                apply(live, op, counter)
+# the fallbacks a sync may take on these edits: a star import (``export *``, C# ``using``, Java
+# ``import a.*``) reading a changed name, a project-wide inference (Go's module path) seeing a
+# changed import or package, or more files to re-resolve than is worth it
+ALLOWED_FALLBACKS = ("star or bare import", "star import reads", "more than", "project-wide inference")
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_sync_after_random_changes_equals_a_fresh_full_index(language):
+    fixture, suffix, snippets = LANGUAGES[language]
+    modes: Counter = Counter()
+
+    @settings(
+        max_examples=25 if language == "python" else 8,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(steps=st.lists(st.lists(operation, min_size=1, max_size=4), min_size=1, max_size=3))
+    def check(steps):
+        with tempfile.TemporaryDirectory() as tmp:
+            live = Path(tmp) / "live"
+            shutil.copytree(FIXTURES / "repos" / fixture, live)
+            paths = ProjectPaths(live.resolve())
             index_project(paths, workers=1)
-        fresh = Path(tmp) / "fresh"
-        shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
-        # same relative paths, so ids match; a fresh index must equal the incrementally synced one
-        index_project(ProjectPaths(fresh.resolve()), workers=1)
-        assert graph(live) == graph(fresh)
+            counter = [0]
+            for batch in steps:
+                for op in batch:
+                    apply(live, op, counter, suffix, snippets)
+                summary = index_project(paths, workers=1)
+                if summary.changed:
+                    mode = summary.resolution["mode"]
+                    modes[mode] += 1
+                    if mode == "full":
+                        assert any(r in summary.resolution["reason"] for r in ALLOWED_FALLBACKS), (
+                            summary.resolution
+                        )
+            fresh = Path(tmp) / "fresh"
+            shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
+            # same relative paths, so ids match; a fresh index must equal the incrementally synced one
+            index_project(ProjectPaths(fresh.resolve()), workers=1)
+            assert graph(live) == graph(fresh)
+
+    check()
+    assert modes["incremental"] > 0, modes  # the incremental path ran, not only the fallback
 
 
 def test_a_new_definition_takes_over_previously_unresolved_references(tmp_path):

@@ -134,6 +134,18 @@ class LanguageModule:
         """Build whatever per-project tables this language's hooks need (``project.lang_state``).
         Called once per resolution with this language's files."""
 
+    def module_names(self, path: str) -> frozenset[str]:
+        """Names a lookup of this file as a module can be keyed by, beyond its file name and its
+        directory's name (issue 12: a file added or removed changes those lookups' answers): a
+        language that names modules after another folder (a crate, a target) adds that folder's."""
+        return frozenset()
+
+    def project_wide(self, fx: FileExtraction) -> frozenset[str]:
+        """What of one file an inference over the whole project reads beyond names (issue 12): when
+        the project's union of these changes, every file may resolve differently, so a sync
+        re-resolves everything. A language whose ``prepare`` votes over all files overrides it."""
+        return frozenset()
+
     def resolve_module(self, project, from_path: str, spec: str) -> str | list[str] | None:
         """The file (or files, for a package spanning several) an import spec names, seen from
         ``from_path``; None when the module is not in the project."""

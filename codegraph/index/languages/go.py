@@ -701,6 +701,13 @@ class Go(LanguageModule):
     def prepare(self, project, files) -> None:
         project.lang_state["go"] = _Packages(files)
 
+    def project_wide(self, fx) -> frozenset[str]:
+        """The module path is voted for by every file's domain-like import paths against the
+        directories holding packages (``_Packages._infer_modules``)."""
+        specs = {f"import:{b.module}" for b in fx.imports if "." in b.module.split("/", 1)[0]}
+        name = (fx.package or "").partition(BUILD_SEP)[0]
+        return frozenset({*specs, f"package:{posixpath.dirname(fx.path)}:{name}"})
+
     def resolve_module(self, project, from_path: str, spec: str) -> str | list[str] | None:
         pk: _Packages = project.lang_state["go"]
         directory = pk.directory_of(spec)

@@ -808,6 +808,11 @@ class Rust(LanguageModule):
                     crates[name] = p
         project.lang_state["rust"] = _Tree(paths, crates)
 
+    def module_names(self, path: str) -> frozenset[str]:
+        """A crate is named after the folder above its ``src/`` (``foo-bar/src/lib.rs``: ``foo_bar``)."""
+        crate = posixpath.basename(posixpath.dirname(posixpath.dirname(path)))
+        return frozenset({crate, crate.replace("-", "_")} - {""})
+
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
         tree: _Tree = project.lang_state["rust"]
         parts = [p for p in spec.split("::") if p]

@@ -474,6 +474,10 @@ class Swift(LanguageModule):
             by_name[posixpath.basename(root)].append(root)
         project.lang_state["swift"] = (modules, by_name)
 
+    def module_names(self, path: str) -> frozenset[str]:
+        """A module is imported by its target folder's name (``Sources/<T>``)."""
+        return frozenset({posixpath.basename(module_root(path))} - {""})
+
     def visible_files(self, project, path: str) -> list[str]:
         modules, _ = project.lang_state["swift"]
         return modules.get(module_root(path), [])
