@@ -60,10 +60,11 @@ def test_a_mapping_overrides_the_built_in_language_of_an_extension(tmp_path):
 
 
 def test_a_mapped_extension_of_an_unsupported_language_is_indexed_instead_of_skipped(tmp_path):
-    (tmp_path / "kernel.cu").write_text("int twice(int x) { return 2 * x; }\n")
-    assert unsupported_language("kernel.cu") == "CUDA"
-    assert unsupported_language("kernel.cu", {".cu": "cpp"}) is None
-    found = discover(tmp_path, extensions={".cu": "cpp"})
+    # Visual Basic has no module; a project may still map its .vb files to another language's rules
+    (tmp_path / "legacy.vb").write_text("int twice(int x) { return 2 * x; }\n")
+    assert unsupported_language("legacy.vb") == "Visual Basic"
+    assert unsupported_language("legacy.vb", {".vb": "cpp"}) is None
+    found = discover(tmp_path, extensions={".vb": "cpp"})
     assert [f.language for f in found.files] == ["cpp"] and found.skipped == {}
 
 

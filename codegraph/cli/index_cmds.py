@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 import click
 
+from codegraph.cli.progress import say_waiting
 from codegraph.errors import IndexInterrupted
 from codegraph.index import background
 from codegraph.index.indexer import IndexSummary, index_project
@@ -108,16 +108,6 @@ def _run_index(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> 
             if shown is not None:
                 shown.close()
     _report(summary, opts["as_json"])
-
-
-def say_waiting(holder: dict, wait_seconds: float) -> None:
-    started = holder.get("started")
-    since = f", started {time.time() - started:.0f} s ago" if isinstance(started, (int, float)) else ""
-    click.echo(
-        f"codegraph: waiting for the index run already going (pid {holder.get('pid')}{since}) to finish; "
-        f"up to {wait_seconds:g} s, Ctrl-C stops waiting",
-        err=True,
-    )
 
 
 @click.command()

@@ -103,3 +103,14 @@ def _duration(seconds: float) -> str:
     if s < 3600:
         return f"{s // 60}m{s % 60:02}s"
     return f"{s // 3600}h{s % 3600 // 60:02}m"
+
+
+def say_waiting(holder: dict, wait_seconds: float) -> None:
+    """One line on stderr while a command waits for the index run another process holds."""
+    started = holder.get("started")
+    since = f", started {time.time() - started:.0f} s ago" if isinstance(started, (int, float)) else ""
+    click.echo(
+        f"codegraph: waiting for the index run already going (pid {holder.get('pid')}{since}) to finish; "
+        f"up to {wait_seconds:g} s, Ctrl-C stops waiting",
+        err=True,
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from codegraph import bounds
-from codegraph.cli.index_cmds import say_waiting
+from codegraph.cli.progress import say_waiting
 from codegraph.config import load_config
 from codegraph.index.drift import changed_files
 from codegraph.index.repair import read_repairing

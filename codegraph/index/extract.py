@@ -141,13 +141,14 @@ class Extractor:
         self.returned: list[tuple[int, str]] = []  # (byte, "self" | "var:x" | "call:a.b")
         self.class_refs: list[tuple[Def, str, str, object]] = []  # (class def, kind, name, ts node)
         self.local_names: list[tuple[int, str]] = []  # (byte, name)
+        self.tree = None  # a syntax tree of exactly ``source`` that the language already built, if any
         self.blocks: list[tuple[str, int, int, Def | None]] = []  # (guest label, start, end, into)
 
     # ---------------------------------------------------------------- driver
     def run(self) -> FileExtraction:
         from codegraph.index.languages import parser_for
 
-        tree = parser_for(self.lang.grammar).parse(self.source)
+        tree = self.tree if self.tree is not None else parser_for(self.lang.grammar).parse(self.source)
         root = tree.root_node
         line_count = self.source.count(b"\n") + 1
         self.out.nodes.append(

@@ -37,6 +37,7 @@ from codegraph.store.reader import unresolved_by_language
 from codegraph.store.schema import EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
+PARSE_CHUNK = 8  # files a worker takes at a time
 CONTENT_SKIPS = frozenset({"binary", "minified"})  # reasons that hold until the file changes
 # Decoded extractions kept by long-lived processes (the daemon's watcher): path → (size, mtime_ns,
 # extraction). An extraction is a pure function of a file's bytes, so an entry stays valid as long as
@@ -599,7 +600,7 @@ def _parse_all(
             pool = multiprocessing.get_context("fork").Pool(workers, _worker_start, (os.getpid(),))
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        results = pool.imap_unordered(_parse_one, jobs, chunksize=8)
+        results = pool.imap_unordered(_parse_one, jobs, chunksize=PARSE_CHUNK)
     finished = False
     try:
         for done, (path, digest, data, reason, size, mtime_ns) in enumerate(results, 1):

@@ -8,17 +8,23 @@ Usage: python scripts/bench/index_bench.py CORPUS [--runs N] [--no-reference]
 For each tool: cold index of a fresh copy, no-change re-index, and re-index after one file of the
 corpus's main language is edited (a line comment appended, in that language's syntax).
 Prints wall seconds, peak RSS of the process tree (MB), files/nodes/edges, and ours/reference ratios
-(median of --runs).
+(median of --runs); then codegraph's cold phase split (``init --json``) beside the parse-only floor:
+tree-sitter parsing the same files (read, decoded as the indexer does, parsed, nothing extracted) with
+the indexer's worker count and chunking, and ours / floor (issue 12).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import os
 import shutil
 import sqlite3
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -27,11 +33,56 @@ from _measure import measure
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
-from codegraph.index.languages import language_for, module_for  # noqa: E402
+from codegraph.index.discover import discover  # noqa: E402
+from codegraph.index.indexer import PARALLEL_MIN_FILES, PARSE_CHUNK, source_utf8  # noqa: E402
+from codegraph.index.languages import language_for, module_for, parser_for  # noqa: E402
+from codegraph.paths import read_regular  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 CODEGRAPH = [sys.executable, "-m", "codegraph"]
 REFERENCE = ["bash", str(SHARED / "reference" / "reference-cli.sh")]
+
+
+def _parse_only(job: tuple[str, str, str, str]) -> int:
+    """Floor worker: read, decode and parse one file; returns its byte count (nothing else crosses)."""
+    root, path, language, grammar = job
+    try:
+        data = read_regular(os.path.join(root, path))
+    except OSError:
+        return 0
+    text = source_utf8(data, language)
+    parser_for(grammar).parse(text)
+    return len(data)
+
+
+def parse_floor(root: Path, workers: int | None = None) -> dict:
+    """The parse-only floor of a cold index of ``root``: the files discovery keeps, parsed by tree-sitter
+    in a fork pool of the indexer's size and chunking (one process below PARALLEL_MIN_FILES files, as
+    the indexer does). Discovery is not timed. Returns ``{"files", "bytes", "seconds", "workers"}``."""
+    found = discover(root)
+    jobs = [(str(root), f.path, f.language, f.grammar) for f in found.files]
+    workers = workers or os.cpu_count() or 1
+    for _, _, _, grammar in jobs:  # load each grammar before forking, as the indexer's parent has
+        parser_for(grammar)
+    start = time.perf_counter()
+    if len(jobs) < PARALLEL_MIN_FILES or workers <= 1:
+        sizes = list(map(_parse_only, jobs))
+        workers = 1
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            sizes = list(pool.imap_unordered(_parse_only, jobs, chunksize=PARSE_CHUNK))
+    return {
+        "files": len(jobs),
+        "bytes": sum(sizes),
+        "seconds": time.perf_counter() - start,
+        "workers": workers,
+    }
+
+
+def phases_of(output: str) -> dict[str, float]:
+    """The phase split from ``codegraph init --json`` output (the JSON object is the whole of stdout)."""
+    start = output.find("{")
+    return json.loads(output[start:])["phases"] if start != -1 else {}
 
 
 def counts(root: Path) -> tuple[int, int, int]:
@@ -68,13 +119,22 @@ def run_tool(tool: str, corpus: Path, runs: int) -> dict:
         if tool == "codegraph"
         else (REFERENCE + ["init"], REFERENCE + ["sync"])
     )
+    if tool == "codegraph":
+        init = init + ["--json"]
     results: dict[str, list[tuple[float, float]]] = {"cold": [], "nochange": [], "edit1": []}
+    phases: list[dict[str, float]] = []
+    floors: list[dict] = []
     sizes = edited = None
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="cg-bench-") as tmp:
             root = Path(tmp) / "repo"
             shutil.copytree(corpus, root, symlinks=True)
-            results["cold"].append(measure(init + [str(root)])[:2])
+            if tool == "codegraph":
+                floors.append(parse_floor(root))
+            wall, mb, out = measure(init + [str(root)])
+            results["cold"].append((wall, mb))
+            if tool == "codegraph":
+                phases.append(phases_of(out))
             sizes = counts(root)
             results["nochange"].append(measure(sync + [str(root)])[:2])
             edited = edit_one(root)
@@ -83,7 +143,13 @@ def run_tool(tool: str, corpus: Path, runs: int) -> dict:
         k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v))
         for k, v in results.items()
     }
-    return {"timing": med, "sizes": sizes, "edited": edited}
+    split = {k: statistics.median(p.get(k, 0.0) for p in phases) for k in (phases[0] if phases else {})}
+    floor = (
+        floors[len(floors) // 2] | {"seconds": statistics.median(f["seconds"] for f in floors)}
+        if floors
+        else None
+    )
+    return {"timing": med, "sizes": sizes, "edited": edited, "phases": split, "floor": floor}
 
 
 def main() -> None:
@@ -103,6 +169,15 @@ def main() -> None:
             print(f"{t:<10} {phase:<9} {wall:>8.2f} {mb:>8.0f}   {f} / {n} / {e}")
     print(f"edit1 edits: {data['codegraph']['edited']}")
     ours = data["codegraph"]["timing"]
+    floor = data["codegraph"]["floor"]
+    split = data["codegraph"]["phases"]
+    print("cold phases (codegraph, s): " + "  ".join(f"{k} {v:.2f}" for k, v in split.items()))
+    print(
+        f"parse-only floor: {floor['seconds']:.2f} s for {floor['files']} files, {floor['bytes'] / 1e6:.1f} MB, "
+        f"{floor['workers']} workers;  ours/floor: cold wall {ours['cold'][0] / floor['seconds']:.2f}x, "
+        f"phases total {sum(split.values()) / floor['seconds']:.2f}x, "
+        f"parse phase {split.get('parse', 0.0) / floor['seconds']:.2f}x"
+    )
     print(f"no-change re-index / cold (codegraph): {ours['nochange'][0] / ours['cold'][0]:.1%}")
     if "reference" in data:
         ref = data["reference"]["timing"]

@@ -47,7 +47,7 @@ def test_a_bulk_write_rebuilds_full_text_search_once_and_keeps_the_triggers(tmp_
     def index_names(db):
         c = sqlite3.connect(db)
         try:
-            return sorted(r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'index'"))
+            return sorted(c.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index'"))
         finally:
             c.close()
 
@@ -55,7 +55,7 @@ def test_a_bulk_write_rebuilds_full_text_search_once_and_keeps_the_triggers(tmp_
     small.mkdir()
     (small / "a.py").write_text("def a():\n    return b()\n\n\ndef b():\n    return 1\n")
     index_project(ProjectPaths(small.resolve()), workers=1)
-    # the bulk path dropped and rebuilt the edge / unresolved-ref indexes: the same ones as a small write
+    # the bulk path dropped and rebuilt the node / edge / unresolved-ref indexes: the same as a small write
     assert index_names(paths.db) == index_names(ProjectPaths(small.resolve()).db)
     conn = sqlite3.connect(paths.db)
     triggers = sorted(r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"))

@@ -42,7 +42,7 @@ from collections import defaultdict
 from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
-from codegraph.index.languages._cfamily_source import looks_like_cpp, prepared_source
+from codegraph.index.languages._cfamily_source import looks_like_cpp, prepared
 from codegraph.index.languages._objc_source import looks_like_objc
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
@@ -379,7 +379,7 @@ class CFamilyExtractor(Extractor):
                 self.language = self.lang.label
                 self.out.language = self.lang.label
         self.cpp = self.lang.cpp_rules
-        self.source = prepared_source(self.source, self.cpp, self.lang.grammar)
+        self.source, self.tree = prepared(self.source, self.cpp, self.lang.grammar)
         self._arities: dict[tuple[int, int], int] = {}  # (line, col) of a call → its argument count
         self._anon: list[tuple[int, int]] = []  # byte ranges of anonymous namespaces
         out = super().run()

@@ -1,0 +1,49 @@
+"""The extraction cache's encoding (codegraph/index/cache.py): lossless, and compact once decoded."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from codegraph.index import cache
+from codegraph.index.discover import discover
+from codegraph.index.extract import extract
+from codegraph.index.indexer import source_utf8
+from codegraph.paths import read_regular
+
+REPOS = Path(__file__).resolve().parents[2] / "fixtures" / "repos"
+
+
+def _extractions(name: str):
+    root = (REPOS / name).resolve()
+    for f in discover(root).files:
+        text = source_utf8(read_regular(os.path.join(root, f.path)), f.language)
+        yield extract(f.path, text, f.language, f.grammar)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in REPOS.iterdir() if p.is_dir()))
+def test_decoding_an_encoded_extraction_gives_back_what_the_extractor_made(name):
+    count = 0
+    for fx in _extractions(name):
+        assert cache.decode(cache.encode(fx)) == fx, fx.path
+        count += 1
+    assert count > 0
+
+
+def test_decoded_extraction_holds_one_string_object_per_repeated_id_and_name():
+    fx = max(_extractions("python"), key=lambda f: len(f.refs))
+    back = cache.decode(cache.encode(fx))
+    by_id = {n.id: n.id for n in back.nodes}
+    sources = [r.source for r in back.refs if r.source in by_id]
+    assert len(sources) > len(set(sources))  # several references share an enclosing symbol
+    assert all(s is by_id[s] for s in sources)
+    kinds = [r.kind for r in back.refs]
+    assert all(k is kinds[0] for k in kinds if k == kinds[0])
+    assert all(n.file_path is back.path for n in back.nodes)
+
+
+def test_encoding_is_the_same_bytes_for_the_same_extraction():
+    fx = next(iter(_extractions("typescript")))
+    assert cache.encode(fx) == cache.encode(cache.decode(cache.encode(fx)))
