@@ -334,10 +334,10 @@ def _explore_text(r: explore.ExploreResult) -> str:
         for path, nodes in more.items():
             out.append(f"- more in {quote_path(path)}: {_left_out(nodes)}")
         for fs in r.not_shown:
-            line = f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
+            entry = f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
             if r.left_out.get(fs.path):
-                line += f": {_left_out(r.left_out[fs.path])}"
-            out.append(line)
+                entry += f": {_left_out(r.left_out[fs.path])}"
+            out.append(entry)
     return "\n".join(out)
 
 

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 from codegraph.model import OWNER_SOURCE, FileExtraction, ImportBinding, Node, Ref, node_id
 
 if TYPE_CHECKING:
+    import tree_sitter
+
     from codegraph.index.languages.base import LanguageModule
 
 MAX_SIGNATURE = 200
@@ -139,7 +141,7 @@ class Extractor:
         self.typed: list[tuple[int, str, str]] = []  # (byte, variable, type/constructor name)
         self._import_ids: set[str] = set()
         self.returned: list[tuple[int, str]] = []  # (byte, "self" | "var:x" | "call:a.b")
-        self.class_refs: list[tuple[Def, str, str, object]] = []  # (class def, kind, name, ts node)
+        self.class_refs: list[tuple[Def, str, str, tree_sitter.Node]] = []  # (class def, kind, name, ts node)
         self.local_names: list[tuple[int, str]] = []  # (byte, name)
         self.tree = None  # a syntax tree of exactly ``source`` that the language already built, if any
         self.blocks: list[tuple[str, int, int, Def | None]] = []  # (guest label, start, end, into)
@@ -296,7 +298,8 @@ class Extractor:
             stack.append(d)
 
     def _enclosing(self, byte: int) -> Def | None:
-        """Innermost emitted definition whose range holds ``byte`` (``defs`` sorted by ``_nest``)."""
+        """Innermost emitted definition whose range holds ``byte`` (``defs`` sorted by ``_nest``):
+        its ``node`` is set. The callers check ``d.node`` again only for the type checker."""
         d = None
         idx = bisect.bisect_right(self._starts, byte)
         if idx:
@@ -309,7 +312,7 @@ class Extractor:
         self._starts = [d.start for d in self.defs]
         for byte, kind, name, line, col, recv, args in self.pending_refs:
             d = self._enclosing(byte)
-            source = d.node.id if d is not None else self.file_id
+            source = d.node.id if d is not None and d.node is not None else self.file_id
             self.out.refs.append(Ref(source, kind, name[:MAX_REF_NAME], line, col, recv, args=args))
         for d, kind, name, ts in self.class_refs:
             if d.node is None:
@@ -326,12 +329,17 @@ class Extractor:
             )
         for byte, expr in self.returned:
             d = self._enclosing(byte)
-            if d is not None and d.kind in ("function", "method"):
+            if d is not None and d.node is not None and d.kind in ("function", "method"):
                 self.out.returns.append((d.node.id, expr))
         seen_locals: set[tuple[str, str]] = set()
         for byte, name in self.local_names:
             d = self._enclosing(byte)
-            if d is not None and d.kind in ("function", "method") and (d.node.id, name) not in seen_locals:
+            if (
+                d is not None
+                and d.node is not None
+                and d.kind in ("function", "method")
+                and (d.node.id, name) not in seen_locals
+            ):
                 seen_locals.add((d.node.id, name))
                 self.out.locals.append((d.node.id, name))
         self_names = self.lang.self_names
@@ -341,7 +349,9 @@ class Extractor:
             if "." in var and var.split(".", 1)[0] in self_names:
                 while d is not None and d.kind not in containers:
                     d = d.parent
-            scope = d.node.id if d is not None else self.file_id
+                if d is not None and d.node is None:  # a type dropped as a same-line duplicate
+                    continue  # (`class A {…} class A {…}` on one line): its facts go with it
+            scope = d.node.id if d is not None and d.node is not None else self.file_id
             self.out.assigned_types.append((scope, var, type_name))
 
     def _make_node(self, d: Def, nid: str, kind: str, qualified: str) -> Node:

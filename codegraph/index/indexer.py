@@ -20,8 +20,9 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
 from codegraph import __version__
 from codegraph.config import load_config
@@ -176,7 +177,9 @@ def index_project(
     Raises:
         IndexUnreadable: the existing database can't be used and is not damaged (a newer schema).
     """
-    options = dict(
+    index_once = partial(
+        _index_once,
+        paths,
         verify_hash=verify_hash,
         max_bytes=max_bytes,
         workers=workers,
@@ -185,7 +188,7 @@ def index_project(
         phase=phase or (lambda name, count: None),
     )
     try:
-        return _index_once(paths, full=full, check=check, **options)
+        return index_once(full=full, check=check)
     except (sqlite3.DatabaseError, IndexUnreadable) as exc:
         reason = damage(paths.db)
         if reason is None:
@@ -193,7 +196,7 @@ def index_project(
                 raise
             raise IndexUnreadable(f"{paths.db}: {exc}") from exc
     moved = move_aside(paths.db)
-    summary = _index_once(paths, full=True, check=False, **options)
+    summary = index_once(full=True, check=False)
     summary.repaired = (
         f"{paths.db.name} was damaged ({reason}); kept it as {moved.name} and rebuilt the index"
     )
@@ -451,7 +454,7 @@ def _update(
     summary.phases["resolve"] = time.perf_counter() - clock
     clock = time.perf_counter()
     head = _git_head(root)
-    metadata = {
+    metadata: dict[str, object] = {
         "index_state": "complete",
         "indexed_with_version": __version__,
         "indexed_with_extraction_version": str(EXTRACTION_VERSION),
@@ -599,6 +602,7 @@ def _parse_all(
     parsed: list[writer.ParsedFile] = []
     skipped: dict[str, str] = {}
     workers = workers or os.cpu_count() or 1
+    results: Iterator[tuple]
     if len(jobs) < PARALLEL_MIN_FILES or workers <= 1 or sys.platform == "win32":
         results = map(_parse_one, jobs)
         pool = None

@@ -330,7 +330,7 @@ class _Project:
         chain = self._scope_cache.get(source_id)
         if chain is None:
             chain = []
-            sid = source_id
+            sid: str | None = source_id
             while sid is not None and not sid.startswith("file:"):
                 chain.append(self.nodes[sid])
                 sid = self.lexical.get(sid) or self.parent.get(sid)
@@ -465,7 +465,8 @@ class _Project:
         return out
 
     def _breadth_first(self, class_id: str) -> list[str]:
-        order, queue = [], [class_id]
+        order: list[str] = []
+        queue = [class_id]
         while queue and len(order) <= 32:
             cid = queue.pop(0)
             if cid not in order:
@@ -606,7 +607,7 @@ class _Project:
             target = self.resolve_dotted(path, fn.id, annotation)
             found = target if isinstance(target, Node) and target.kind in TYPE_TARGETS else None
         else:
-            classes = set()
+            classes: set[str] = set()
             exprs = self.returns.get(fn.id, ())
             for expr in exprs:
                 if expr == "self":
@@ -693,8 +694,10 @@ class _Project:
         if not names:
             owner = self.parent.get(node.id)
             lang = self.lang[node.file_path]
+            if not owner:
+                return None
             for self_name in sorted(lang.self_names):
-                names = self.types.get(owner, {}).get(f"{self_name}.{node.name}") if owner else None
+                names = self.types.get(owner, {}).get(f"{self_name}.{node.name}")
                 if names:
                     break
             else:
@@ -854,10 +857,10 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
         unresolved = likely = 0
         counted = set()
         for ref in unresolved_of.get(f.path, ()):
-            key = (ref.source, ref.name, ref.kind, ref.line, ref.col)
-            if key in counted:
+            site = (ref.source, ref.name, ref.kind, ref.line, ref.col)
+            if site in counted:
                 continue
-            counted.add(key)
+            counted.add(site)
             unresolved += 1
             likely += likely_internal(project, f.path, ref)
         out.per_file[f.path] = (f.language, unresolved, likely, tuple(sorted(linked.get(f.path, ()))))

@@ -21,14 +21,18 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegraph.config import CONFIG_NAME, load_config
 from codegraph.errors import ConfigUnparsable
 from codegraph.index.discover import DEFAULT_IGNORED_DIRS
 from codegraph.index.languages import language_for
 from codegraph.paths import DIR_NAME, ProjectPaths
+
+if TYPE_CHECKING:
+    from watchdog.observers.api import BaseObserver
 
 log = logging.getLogger("codegraph.watch")
 DEFAULT_DEBOUNCE = 2.0
@@ -53,7 +57,7 @@ def _is_wsl() -> bool:
 
 
 def watch_decision(
-    root: Path, env: dict[str, str] | None = None, *, wsl: bool | None = None
+    root: Path, env: Mapping[str, str] | None = None, *, wsl: bool | None = None
 ) -> tuple[bool, str]:
     """Whether to watch ``root`` and why (for status/tool answers)."""
     env = env if env is not None else os.environ
@@ -143,7 +147,7 @@ class Watcher:
         self.syncs = 0
         self.last_error: str | None = None
         self.partial = False
-        self._observer = None
+        self._observer: BaseObserver | None = None  # set by start(), never cleared
         self._watched: set[str] = set()
         self._dirty = threading.Event()
         self._last_event = 0.0
@@ -220,6 +224,8 @@ class Watcher:
                 self.partial = True
                 dirs[:] = []
                 return
+            # watches are added by start() after it creates the observer, then by its own events
+            assert self._observer is not None
             try:
                 self._observer.schedule(handler, directory, recursive=False, event_filter=_graph_events())
             except OSError as exc:  # e.g. inotify's max_user_watches

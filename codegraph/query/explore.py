@@ -343,7 +343,7 @@ def rank(
         edges = reader.outgoing(frontier, WALK_KINDS)
         if hop < 2:
             edges += reader.incoming(frontier, WALK_KINDS)
-        nxt = set()
+        reached: set[str] = set()
         for s, t, _, _ in edges:
             if s.startswith("file:") or t.startswith("file:") or s == t:
                 continue
@@ -352,8 +352,8 @@ def rank(
             for x in (s, t) if hop < 2 else (t,):
                 if x not in known:
                     known.add(x)
-                    nxt.add(x)
-        frontier = nxt if len(known) < 4000 else set()
+                    reached.add(x)
+        frontier = reached if len(known) < 4000 else set()
     totals = {nid: sum(nbrs.values()) for nid, nbrs in adjacency.items()}
     scores = dict(restart)
     for _ in range(ITERATIONS):
@@ -373,7 +373,7 @@ def rank(
         scores = nxt
     _boost_flow(reader, terms, seeds, scores)
     _add_lexical_to_nodes(lexical, scores)
-    nodes = reader.nodes(sorted(scores, key=scores.get, reverse=True)[:600])
+    nodes = reader.nodes(sorted(scores, key=scores.__getitem__, reverse=True)[:600])
     nodes.update({nid: n for nid, (n, _) in seeds.items()})
     by_file: dict[str, float] = defaultdict(float)
     for nid, value in scores.items():

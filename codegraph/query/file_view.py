@@ -36,7 +36,9 @@ from codegraph.model import Node
 from codegraph.paths import quote_path, resolve_inside
 
 MAX_PATH_CHARS = 4_096
-DEFAULT_LIMIT = bounds.FILE_VIEW_LINES.default
+# Bound.default is None only for an operation that sizes itself; bounds.py gives the view 2000 lines
+assert bounds.FILE_VIEW_LINES.default is not None
+DEFAULT_LIMIT: int = bounds.FILE_VIEW_LINES.default
 MAX_LIMIT = bounds.FILE_VIEW_LINES.high
 CHAR_BUDGET = 38_000  # body characters per call (issue 3); keeps a page under the host's inline limit
 MAX_SYMBOLS = 200

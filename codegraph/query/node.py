@@ -42,6 +42,8 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
     defs = find_symbols(reader, symbol, file=file, line=line)
     d = defs[0]
     members = reader.children(d.id) if d.kind in CONTAINER_KINDS else []
+    text: str | None  # None when the source cannot be read; ``note`` then says why
+    note: str | None
     try:
         text = source_file.read_text(reader.root, d.file_path, d.language)
     except SourceUnavailable as exc:  # answer from the index and say why the source is missing

@@ -14,8 +14,12 @@ import pkgutil
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from codegraph.index.languages.base import LanguageModule
+
+if TYPE_CHECKING:
+    from tree_sitter_language_pack import SupportedLanguage
 
 QUERY_DIR = Path(__file__).resolve().parent.parent / "queries"
 
@@ -144,12 +148,19 @@ def is_generated_path(path: str, head: str) -> bool:
     return bool(GENERATED_BANNER.search(head))
 
 
+def _pack_name(grammar: str) -> SupportedLanguage:
+    """``grammar`` as the pack's ``Literal`` of grammar names."""
+    # A module's grammar is a plain str class attribute; tests/index/test_language_contract.py
+    # compiles every registered module's query against its grammar, so each is one of the names.
+    return cast("SupportedLanguage", grammar)
+
+
 @cache
 def parser_for(grammar: str):
     """A tree-sitter parser for a bundled grammar (tree-sitter-language-pack 0.13.0: no network)."""
     from tree_sitter_language_pack import get_parser
 
-    return get_parser(grammar)
+    return get_parser(_pack_name(grammar))
 
 
 @cache
@@ -159,7 +170,7 @@ def query_for(label: str):
     from tree_sitter_language_pack import get_language
 
     lang = module_for(label)
-    return Query(get_language(lang.grammar), (QUERY_DIR / lang.query).read_text())
+    return Query(get_language(_pack_name(lang.grammar)), (QUERY_DIR / lang.query).read_text())
 
 
 def extension_table() -> dict[str, str]:

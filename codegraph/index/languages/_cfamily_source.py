@@ -66,6 +66,13 @@ def _mask(src: bytes) -> bytes:
     return _MASK.sub(repl, src)
 
 
+def _skip_blanks(m: bytes, i: int) -> int:
+    """The first position at or after ``i`` that is not a space or tab."""
+    blanks = _WS.match(m, i)
+    assert blanks is not None  # ``[ \t]*`` matches, maybe empty, at every position
+    return blanks.end()
+
+
 def _blank(out: bytearray, a: int, b: int) -> None:
     for k in range(a, b):
         if out[k] not in (10, 13):
@@ -162,13 +169,13 @@ def blank_macros(src: bytes, cpp: bool) -> bytes:
         if _in_directive(m, line_start):
             continue
         a, end = mt.start(2), mt.end(2)
-        p = _WS.match(m, end).end()
+        p = _skip_blanks(m, end)
         if m[p : p + 1] == b"(":
             q = _group_end(m, p)
             if q == -1:
                 continue
             end = q
-        rest = _WS.match(m, end).end()
+        rest = _skip_blanks(m, end)
         nxt = m[rest : rest + 1]
         if nxt == b";" and end > mt.end(2) and _at_file_scope(scopes, a):
             # ``ABSL_FLAG(int, f, 1, "");`` at file/namespace scope: a declaration-making macro
@@ -198,7 +205,7 @@ def blank_macros(src: bytes, cpp: bool) -> bytes:
         if k and k.end() > w.end():
             w2 = _IDENT.match(m, k.end())
             if w2 and w2.group(0) not in _DECL_WORDS:
-                after = m[_WS.match(m, w2.end()).end() :][:1]
+                after = m[_skip_blanks(m, w2.end()) :][:1]
                 if after in (b"(", b";", b"=", b"[", b","):
                     _blank(out, a, end)
     for mt in _TRAILING.finditer(m):
@@ -209,13 +216,13 @@ def blank_macros(src: bytes, cpp: bool) -> bytes:
             continue
         a = mt.start(2)
         end = mt.end(2)
-        p = _WS.match(m, end).end()
+        p = _skip_blanks(m, end)
         if m[p : p + 1] == b"(":
             q = _group_end(m, p)
             if q == -1:
                 continue
             end = q
-        tail = m[_WS.match(m, end).end() :]
+        tail = m[_skip_blanks(m, end) :]
         if (
             tail[:1] in (b";", b"{", b"=", b",")
             or tail.startswith((b"const", b"override", b"final", b"noexcept"))

@@ -90,7 +90,7 @@ def param_range(signature: str | None) -> tuple[int, float] | None:
         return None
     depth = 0
     parts: list[str] = []
-    cur = []
+    cur: list[str] = []
     for ch in sig[1:]:
         if ch in "(<[{":
             depth += 1
@@ -118,7 +118,8 @@ def param_range(signature: str | None) -> tuple[int, float] | None:
 
 
 def _top_level(param: str) -> str:
-    out, depth = [], 0
+    out: list[str] = []
+    depth = 0
     for ch in param:
         if ch in "(<[{":
             depth += 1
@@ -131,7 +132,9 @@ def _top_level(param: str) -> str:
 
 def split_chain(chain: str) -> list[str]:
     """``a.b().c`` → ``["a", "b()", "c"]`` (dots inside parentheses kept)."""
-    parts, cur, depth = [], [], 0
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in chain:
         if ch == "(":
             depth += 1
@@ -309,7 +312,9 @@ class _Resolver:
         cached = self.idx._lineage.get(node.id)
         if cached is not None:
             return cached
-        seen, out, queue = set(), [], [node]
+        seen: set[str] = set()
+        out: list[Node] = []
+        queue = [node]
         while queue and len(out) < MAX_BASES:
             n = queue.pop(0)
             if n.id in seen:
@@ -658,9 +663,9 @@ class _Resolver:
             if hit is not None:
                 return hit
             if want_type and name[:1].isupper():
-                t = self.type_named(self.path, self.source, name)
-                if t is not None and t.kind in ("class", "enum"):
-                    return t, "import"
+                named = self.type_named(self.path, self.source, name)
+                if named is not None and named.kind in ("class", "enum"):
+                    return named, "import"
         return None, ""
 
     def imported_function(self, name: str, arity: int | None) -> tuple[Node | None, str] | None:

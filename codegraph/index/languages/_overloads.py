@@ -20,7 +20,9 @@ def split_params(signature: str) -> list[str]:
     """The top-level comma-separated items of the first parameter list of ``signature``."""
     if not signature or not signature.startswith("("):
         return []
-    depth, item, items = 0, [], []
+    depth = 0
+    item: list[str] = []
+    items: list[str] = []
     for ch in signature[1:]:
         if ch in _OPEN:
             depth += 1

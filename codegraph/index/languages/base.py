@@ -69,12 +69,14 @@ class LanguageModule:
 
     label: ClassVar[str]
     grammar: ClassVar[str]
-    name: ClassVar[str] = ""
+    # name, query and family are instance attributes with class-level defaults: __init__ fills in
+    # the ones a subclass leaves empty from its label.
+    name: str = ""
     extracts: ClassVar[str] = ""
     resolution: ClassVar[str] = ""
     extensions: ClassVar[tuple[str, ...]] = ()
-    query: ClassVar[str] = ""
-    family: ClassVar[str] = ""
+    query: str = ""
+    family: str = ""
     builtins: ClassVar[frozenset[str]] = frozenset()
     self_names: ClassVar[frozenset[str]] = frozenset()
     super_names: ClassVar[frozenset[str]] = frozenset()

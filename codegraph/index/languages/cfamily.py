@@ -601,8 +601,12 @@ class CFamilyExtractor(Extractor):
                 tname = self._value_type(value)
             if tname and in_body:
                 self.type_fact(ts, name, tname)
-            if value is not None and value.type in ("argument_list", "initializer_list") and type_name(typ):
-                self.call_ref(decl, type_name(typ), "instantiates")
+            if (
+                value is not None
+                and value.type in ("argument_list", "initializer_list")
+                and (made := type_name(typ))
+            ):
+                self.call_ref(decl, made, "instantiates")
                 self._arity_at(decl, _arity(value))
 
     def _value_type(self, value) -> str | None:
@@ -695,10 +699,10 @@ class CFamilyExtractor(Extractor):
             return
         arity = _arity(ts.child_by_field_name("arguments"))
         if fn.type == "identifier":
-            name = text(fn)
-            if name in KEYWORDS:
+            bare = text(fn)
+            if bare in KEYWORDS:
                 return
-            self.ref(ts, "calls", name, None)
+            self.ref(ts, "calls", bare, None)
             self._arity_at(ts, arity)
             return
         name = scoped_name(fn)
@@ -913,7 +917,9 @@ def _params_text(signature: str, open_at: int) -> str | None:
 
 
 def _split_params(inner: str) -> list[str]:
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in inner:
         if ch in "(<[{":
             depth += 1

@@ -12,10 +12,14 @@ A bare name inside a class means its member first; ``Foo(â€¦)`` and ``new Foo(â€
 from __future__ import annotations
 
 import posixpath
+from typing import TYPE_CHECKING
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import LanguageModule, relative_file
 from codegraph.model import Node
+
+if TYPE_CHECKING:
+    import tree_sitter
 
 BUILTINS = frozenset(
     """
@@ -316,7 +320,7 @@ class DartExtractor(Extractor):
             self.bind(ts, "*", uri, "*", reexport=True)
 
     def run(self):
-        self._body_of: dict[int, object] = {}
+        self._body_of: dict[int, tree_sitter.Node] = {}
         return super().run()
 
 

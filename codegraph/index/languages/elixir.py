@@ -166,8 +166,8 @@ class ElixirExtractor(Extractor):
             head = head.child_by_field_name("left") if op is not None and text(op) == "when" else None
         if head is None:
             return
-        if head.type == "call" and _target(head) is not None:
-            name, params = _target(head), _args(head)
+        if head.type == "call" and (target := _target(head)) is not None:
+            name, params = target, _args(head)
             self.heads.add(head.start_byte)
         elif head.type == "identifier":
             name, params = text(head), None
@@ -181,11 +181,14 @@ class ElixirExtractor(Extractor):
         key = module.start_byte if module is not None else -1
         last = self.last_fun.get(key)
         if last is not None and last[1:] == (name, arity):
-            d = last[0]
-            d.end, d.end_point = call.end_byte, call.end_point
+            prev = last[0]
+            prev.end, prev.end_point = call.end_byte, call.end_point
             return
         d = self.add_def(call, "function", None, name=name)
-        self.last_fun[key] = (d, name, arity)
+        if d is not None:
+            self.last_fun[key] = (d, name, arity)
+        else:  # an empty (zero-width, MISSING) name in broken code: nothing for a next clause to extend
+            self.last_fun.pop(key, None)
         for p in params.named_children if params is not None else ():
             self._locals(p, call)
         body = next((c for c in call.named_children if c.type == "do_block"), None)

@@ -231,11 +231,12 @@ class ErlangExtractor(Extractor):
         arity = _args_count(args)
         last = self.last_fun
         if last is not None and last[1:] == (fname, arity):
-            d = last[0]  # the next clause of the same function
-            d.end, d.end_point = decl.end_byte, decl.end_point
+            prev = last[0]  # the next clause of the same function
+            prev.end, prev.end_point = decl.end_byte, decl.end_point
         else:
             d = self.add_def(decl, "function", None, name=fname)
-            self.last_fun = (d, fname, arity)
+            # d is None for the empty atom '' (add_def skips empty names): nothing to extend
+            self.last_fun = (d, fname, arity) if d is not None else None
             self._sig[id(d)] = self.specs.get((fname, arity)) or (
                 squash(text(args)) if args is not None else "()"
             )

@@ -607,7 +607,7 @@ class _Packages:
         paths = [p for p in self.by_dir.get(directory, ()) if not p.endswith("_test.go")]
         names = {self.package[p] for p in paths if self.package[p] and self.package[p] != "main"}
         if len(names) > 1:  # e.g. a stray `package ignored` file: keep the majority package
-            counts = defaultdict(int)
+            counts: defaultdict[str, int] = defaultdict(int)
             for p in paths:
                 counts[self.package[p]] += 1
             names = {max(sorted(names), key=lambda n: counts[n])}

@@ -76,7 +76,8 @@ class HaskellExtractor(Extractor):
             span = prev if prev is not None and prev.type == "signature" and _name(prev) == name else ts
             kind = "function" if capture == "definition.function" else "constant"
             d = self.add_def(ts, kind, None, span, name=name, end=ts)
-            self.last_fun = (d, name, ts)
+            # d is None for an empty (zero-width, MISSING) name in broken code: nothing to extend
+            self.last_fun = (d, name, ts) if d is not None else None
             self.details[id(d)] = {"doc": _doc(ts)}
         elif capture == "definition.data":
             self._data(ts)
@@ -168,6 +169,7 @@ class HaskellExtractor(Extractor):
                 methods[name].end, methods[name].end_point = decl.end_byte, decl.end_point
                 continue
             m = self.add_def(decl, "function", None, name=name)
+            assert m is not None  # add_def returns None only for an empty name, skipped above
             m.owner = text(target)
             methods[name] = m
 

@@ -106,7 +106,9 @@ def param_range(signature: str | None) -> tuple[int, int | None] | None:
     takes; most is None with varargs; None when there is no parameter list."""
     if not signature or "(" not in signature:
         return None
-    inner, depth, cur, items = signature[signature.index("(") + 1 :], 0, [], []
+    inner, depth = signature[signature.index("(") + 1 :], 0
+    cur: list[str] = []
+    items: list[str] = []
     for ch in inner:
         if ch in "([{":
             depth += 1
@@ -190,8 +192,8 @@ class JuliaExtractor(Extractor):
         d = self.add_def(ts, "class" if abstract else "struct", name)
         if d is None:
             return
-        if sup is not None and _dotted(sup):
-            self.base_ref(d, "extends", _dotted(sup), sup)
+        if sup is not None and (base := _dotted(sup)):
+            self.base_ref(d, "extends", base, sup)
         body = next((c for c in ts.named_children if c.type == "block"), None)
         for c in body.named_children if body is not None else ():
             field = c.named_children[0] if c.type == "assignment" and c.named_child_count else c

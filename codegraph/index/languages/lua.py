@@ -202,7 +202,7 @@ class LuaExtractor(Extractor):
         kind = "class" if name in self._classes and owner is None else "module"
         d = self.add_def(stmt, kind, name_node, name=name)
         if d is None:
-            return
+            return None
         d.owner = owner
         self._fields(value, f"{owner}.{name}" if owner else name)
         return d
@@ -241,8 +241,8 @@ class LuaExtractor(Extractor):
             elif value.type == "table_constructor":
                 self.add_def(field, "module", key)
                 self._fields(value, f"{path}.{text(key)}")
-            elif value.type == "function_call" and require_spec(value) is not None:
-                self.out.exports.append((f"{FIELD}{path}.{text(key)}", require_spec(value)))
+            elif value.type == "function_call" and (spec := require_spec(value)) is not None:
+                self.out.exports.append((f"{FIELD}{path}.{text(key)}", spec))
 
     def _assignment(self, ts) -> None:
         stmt = _statement(ts)
@@ -330,8 +330,8 @@ class LuaExtractor(Extractor):
             args = value.child_by_field_name("arguments")
             if name is not None and text(name) == "setmetatable" and args is not None and args.named_children:
                 value = args.named_children[0]
-        if value.type in ("identifier", "dot_index_expression") and chain(value):
-            self.out.exports.append((RETURNED, ".".join(chain(value))))
+        if value.type in ("identifier", "dot_index_expression") and (parts := chain(value)):
+            self.out.exports.append((RETURNED, ".".join(parts)))
         elif value.type == "table_constructor":  # return { f = f, sub = require("x.sub") }
             for field in value.named_children:
                 key, val = field.child_by_field_name("name"), field.child_by_field_name("value")
@@ -339,8 +339,8 @@ class LuaExtractor(Extractor):
                     continue
                 if val.type == "identifier":
                     self.out.exports.append((text(key), text(val)))
-                elif val.type == "function_call" and require_spec(val) is not None:
-                    self.bind(field, text(key), require_spec(val), "*", reexport=True)
+                elif val.type == "function_call" and (spec := require_spec(val)) is not None:
+                    self.bind(field, text(key), spec, "*", reexport=True)
                 elif val.type == "function_definition":
                     if self.add_def(field, "function", key) is not None:
                         self._params(val)
@@ -467,7 +467,7 @@ class Lua(LanguageModule):
     unique_fallback = False
     line_comment = "--"
     extractor = LuaExtractor
-    suffixes = (".lua",)
+    suffixes: ClassVar[tuple[str, ...]] = (".lua",)
 
     def is_test_file(self, path: str) -> bool:
         """busted specs (``*_spec.lua`` under ``spec/``), ``*_test.lua``, ``test_*.lua``."""

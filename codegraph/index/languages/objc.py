@@ -232,7 +232,7 @@ class ObjcExtractor(CFamilyExtractor):
         in the class's methods."""
         decl = next((c for c in ts.named_children if c.type == "struct_declaration"), None)
         typ = next((c for c in decl.named_children if c.type == "type_identifier"), None) if decl else None
-        if typ is None or text(typ) in NOT_A_CLASS:
+        if decl is None or typ is None or text(typ) in NOT_A_CLASS:
             return
         for sd in decl.named_children:
             if (
@@ -433,7 +433,9 @@ class _Classes:
         parts = self.parts.get(name)
         if parts:
             main = [
-                n for n in parts if (n.signature or "").startswith("@interface") and "(" not in n.signature
+                n
+                for n in parts
+                if (n.signature or "").startswith("@interface") and "(" not in (n.signature or "")
             ]
             if len(main) == 1:
                 return main[0]
@@ -446,14 +448,15 @@ class _Classes:
     def method(self, project, cls: str, sel: str, static: bool) -> tuple[Node | None, bool]:
         """(the method ``sel`` of class ``cls`` or its superclasses, decided): decided is False
         when the chain leaves the project before finding it, or two definitions compete."""
-        seen = set()
+        seen: set[str] = set()
         name: str | None = cls
         while name and name not in seen and len(seen) < MAX_SUPERS:
             seen.add(name)
             parts = self.parts.get(name) or self.protocols.get(name)
             if not parts:
                 return None, False
-            defs, decls = [], []
+            defs: list[Node] = []
+            decls: list[Node] = []
             for part in parts:
                 for m in project.children.get(part.id, {}).get(sel, ()):
                     if m.kind != "method" or bool(m.is_static) != static:

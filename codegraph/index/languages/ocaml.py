@@ -261,7 +261,7 @@ class OCaml(LanguageModule):
         if depth > 4:
             return None
         head, rest = parts[0], parts[1:]
-        current = None
+        current: Node | str | None = None  # a module node, or a file path (its top level)
         for scope in [*project.scopes(source), None]:
             container = scope if scope is not None and scope.kind in MODULE_KINDS else None
             if scope is not None and container is None:

@@ -773,7 +773,7 @@ class Php(LanguageModule):
                 if line is not None and int(first) <= line <= int(last):
                     if narrowed is None or int(first) >= narrowed[0]:
                         narrowed = (int(first), cls)
-        if narrowed is not None:
+        if narrowed is not None and line is not None:  # narrowing is only recorded with a line
             reassigned = any(
                 f.startswith("@")
                 and not f.startswith("@R")
@@ -871,7 +871,7 @@ class Php(LanguageModule):
             if found is not None and found.kind == "interface" and recv_cls is None:
                 pass
         elif facts:
-            classes = {}
+            classes: dict[str, Node] = {}
             for fact in facts:
                 if fact == "self":
                     cls = recv_cls or own

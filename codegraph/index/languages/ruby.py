@@ -895,7 +895,7 @@ class Ruby(LanguageModule):
         if key in idx.returns_memo:
             return idx.returns_memo[key]
         idx.returns_memo[key] = None
-        found = {}
+        found: dict[tuple[str, bool], tuple[Node, bool]] = {}
         for value in project.returns.get(fn.id, ()):
             if value == "self" and recv_type is not None:
                 t = recv_type

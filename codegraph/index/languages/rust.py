@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import TYPE_CHECKING
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
+
+if TYPE_CHECKING:
+    import tree_sitter
 
 # The prelude, primitive types and std names that appear bare in calls and paths.
 BUILTINS = frozenset(
@@ -306,10 +310,10 @@ class RustExtractor(Extractor):
 
     def __init__(self, path, source, lang):
         super().__init__(path, source, lang)
-        self._impls: list[tuple[object, str, object]] = []  # (type name, trait name, trait node)
+        self._impls: list[tuple[str, str, tree_sitter.Node]] = []  # (type name, trait name, trait node)
         self._bound: set[str] = set()
         self._inline_modules: set[str] = set()
-        self._heads: dict[str, tuple[str, object]] = {}  # path head → (module, first node using it)
+        self._heads: dict[str, tuple[str, tree_sitter.Node]] = {}  # path head → (module, first node using it)
         self._anchor = None  # the macro invocation whose token tree is being read
 
     # ------------------------------------------------------------ captures
@@ -471,14 +475,14 @@ class RustExtractor(Extractor):
                 self._bound.add(local)
                 self.bind(ts, local, module, "*", node=self.file_id)
         # ``impl Trait for Type`` with Type defined in this file: Type implements Trait.
-        types = {}
+        types: dict[str, Def] = {}
         for d in defs:
             if d.kind in ("struct", "enum", "union") and d.owner is None:
                 types.setdefault(d.name, d)
         for owner, trait, node in self._impls:
-            d = types.get(owner)
-            if d is not None:
-                self.base_ref(d, "implements", trait, node)
+            declared = types.get(owner)
+            if declared is not None:
+                self.base_ref(declared, "implements", trait, node)
             elif not owner.startswith("<"):  # the type is declared in another file
                 self.owner_base_ref(owner, "implements", trait, node)
         # a fn declared inside a method is qualified by the method's type (``T::method::inner``)
@@ -643,7 +647,7 @@ class RustExtractor(Extractor):
                 return
         t = fn.type
         if t == "identifier":
-            name = text(fn)
+            name: str | None = text(fn)
             if name == "__cg":
                 return
             if name == "Self":  # a tuple struct's constructor inside its impl
