@@ -1,4 +1,4 @@
-"""The tree passes `ruff check` and `ruff format --check` (configured in pyproject.toml)."""
+"""The tree passes `ruff check`, `ruff format --check` and mypy (configured in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -29,3 +29,20 @@ def test_ruff_passes_on_the_whole_tree(command):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_passes_on_the_package_the_installer_and_the_hooks():
+    """The type checker over codegraph/, installer/ and hooks/ (files and options: pyproject.toml's
+    [tool.mypy])."""
+    mypy = shutil.which("mypy") or str(Path(sys.executable).with_name("mypy"))
+    if not Path(mypy).exists():
+        pytest.skip("mypy is not installed (it comes with the test extra: pip install -e '.[test]')")
+    proc = subprocess.run(
+        [mypy, "--no-error-summary", "--hide-error-context"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=900,
+    )
+    errors = [line for line in proc.stdout.splitlines() if ": error:" in line]
+    assert proc.returncode == 0 and errors == [], proc.stdout[-4000:] + proc.stderr[-2000:]

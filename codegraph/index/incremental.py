@@ -112,6 +112,7 @@ def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
             *(n.decorators or ()),
             *(n.type_parameters or ()),
         )
+    subjects: frozenset[str] | None  # None: EVERYTHING
     for parent, child in fx.contains:
         subjects = frozenset() if child in unnamed else words(name_of.get(child))
         add(("c", parent, child), subjects, name_of.get(parent), name_of.get(child))
@@ -125,8 +126,8 @@ def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
         add(("t", scope, var, type_name), words(var) | words(name_of.get(scope)), var, type_name)
     for fn_id, expr in fx.returns:
         add(("r", fn_id, expr), words(name_of.get(fn_id)), expr)
-    for nid, owner in fx.owners:
-        add(("o", nid, owner), words(name_of.get(nid)) | words(owner), name_of.get(nid), owner)
+    for nid, owner_name in fx.owners:
+        add(("o", nid, owner_name), words(name_of.get(nid)) | words(owner_name), name_of.get(nid), owner_name)
     for r in fx.refs:
         if r.kind not in HIERARCHY:
             continue
@@ -177,11 +178,11 @@ def mentions(fx: FileExtraction, lang=None) -> frozenset[str]:
         add(b.local)
         add(b.module)
         add(b.imported)
-    for a, b in fx.exports:
-        add(a)
-        add(b)
-    for _, b in (*fx.owners, *fx.returns, *fx.locals):
-        add(b)
+    for exported, local in fx.exports:
+        add(exported)
+        add(local)
+    for _, named in (*fx.owners, *fx.returns, *fx.locals):
+        add(named)
     for _, var, type_name in fx.assigned_types:
         add(var)
         add(type_name)
@@ -247,10 +248,10 @@ def plan(
     gone: set[str] = set()
     came: set[str] = set()
     for old, new in changed.values():
-        before = project_wide(old) if old is not None else frozenset()
-        after = project_wide(new) if new is not None else frozenset()
-        gone |= before - after
-        came |= after - before
+        wide_before = project_wide(old) if old is not None else frozenset()
+        wide_after = project_wide(new) if new is not None else frozenset()
+        gone |= wide_before - wide_after
+        came |= wide_after - wide_before
     if gone or came:
         others: set[str] = set()
         for path in mentions_of:
@@ -263,7 +264,9 @@ def plan(
     for path, (old, new) in changed.items():
         before = {f.key: f for f in facts(old, self_names(old.language))} if old is not None else {}
         after = {f.key: f for f in facts(new, self_names(new.language))} if new is not None else {}
-        if (old is None) != (new is None) or (old is not None and old.language != new.language):
+        if (old is None) != (new is None) or (
+            old is not None and new is not None and old.language != new.language
+        ):
             subjects |= path_words(path)
             for fx in (old, new):
                 for name in module_names(fx) if fx is not None else ():

@@ -112,16 +112,17 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
     if not out.words:
         return out
     stems = {w: stem(w) for w in out.words}
-    rows: dict[str, tuple[str, str, str, str, str]] = {}
+    rows: dict[str, tuple[str, ...]] = {}  # node id → (id, kind, name, qualified name, file path)
     own: dict[str, dict[str, float]] = defaultdict(dict)  # node id → word → channel weight
     for word, st in stems.items():
-        for *row, weight in _name_rows(reader, word, st):
-            rows[row[0]] = tuple(row)
-            own[row[0]][word] = max(own[row[0]].get(word, 0.0), weight * KIND_WEIGHT.get(row[1], 1.0))
-        for row in _doc_rows(reader, word, st):
-            rows[row[0]] = row
-            doc = DOC * KIND_WEIGHT.get(row[1], 1.0)
-            own[row[0]][word] = max(own[row[0]].get(word, 0.0), doc)
+        for *fields, weight in _name_rows(reader, word, st):
+            nid, kind = fields[0], fields[1]
+            rows[nid] = tuple(fields)
+            own[nid][word] = max(own[nid].get(word, 0.0), weight * KIND_WEIGHT.get(kind, 1.0))
+        for doc_row in _doc_rows(reader, word, st):
+            rows[doc_row[0]] = doc_row
+            doc = DOC * KIND_WEIGHT.get(doc_row[1], 1.0)
+            own[doc_row[0]][word] = max(own[doc_row[0]].get(word, 0.0), doc)
     # a member's class names the member too ("URLResolver::resolve" holds "url")
     for nid, row in rows.items():
         parts = {p for seg in re.split(r"::|\.|#", row[3])[:-1] for p in name_parts(seg)}
@@ -139,7 +140,7 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
             per_file[path][word] = max(per_file[path].get(word, 0.0), weight)
     total = max(1, len(sizes))
     mean_size = sum(sizes.values()) / total if sizes else 1.0
-    holding = defaultdict(int)
+    holding: dict[str, int] = defaultdict(int)
     for held in per_file.values():
         for word in held:
             holding[word] += 1

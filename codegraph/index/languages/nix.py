@@ -90,7 +90,7 @@ def _doc(node) -> str | None:
         body = body[2:-2].lstrip("*")
         body = " ".join(ln.strip().lstrip("*").strip() for ln in body.splitlines())
     else:
-        lines = []
+        lines: list[str] = []
         while prev is not None and prev.type == "comment" and text(prev).startswith("#"):
             lines.insert(0, text(prev).lstrip("#").strip())
             nxt = prev

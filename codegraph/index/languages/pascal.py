@@ -72,7 +72,7 @@ def _type_name(type_node) -> str | None:
 
 def _doc(node) -> str | None:
     """The comment(s) right above a declaration (``{ … }``, ``(* … *)``, ``//`` lines)."""
-    out = []
+    out: list[str] = []
     prev = node.prev_named_sibling
     line = node.start_point[0]
     while prev is not None and prev.type == "comment" and prev.end_point[0] >= line - 1:

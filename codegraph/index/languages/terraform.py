@@ -58,7 +58,7 @@ def _label(node) -> str:
 
 
 def _doc(node) -> str | None:
-    lines = []
+    lines: list[str] = []
     prev = node.prev_named_sibling
     at = node.start_point[0]
     while prev is not None and prev.type == "comment" and prev.end_point[0] >= at - 1:
