@@ -168,6 +168,13 @@ def _status(r: StatusResult) -> str:
         f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
         "languages: " + (", ".join(f"{k} {v} files" for k, v in r.languages.items()) or "none"),
     ]
+    if r.partial:
+        out.append(
+            "parsed with syntax errors (partial extraction; macros or syntax the grammar lacks): "
+            + ", ".join(
+                f"{lang} {v['count']} (e.g. {quote_path(v['example'])})" for lang, v in r.partial.items()
+            )
+        )
     if r.unresolved:
         likely = sum(v.get("likely_internal", 0) for v in r.unresolved.values())
         per = ", ".join(

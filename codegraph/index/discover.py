@@ -54,6 +54,7 @@ DEFAULT_IGNORED_DIRS = frozenset(
 # (coverage.py's `coverage/`, pypa/build's `src/build/`, issue 9): they hide only files that git does
 # not track, or, outside git, directories that are not Python packages (no __init__.py).
 BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "coverage", "target", "vendor"})
+IGNORED_BUILD_DIR = "ignored directory (build output or vendored code; codegraph.json include indexes it)"
 DEFAULT_MAX_BYTES = 1_000_000
 
 
@@ -107,9 +108,14 @@ def _holds_build_output(root: Path, rel_dir: str) -> bool:
 
 
 def _walk_candidates(
-    root: Path, *, walk_build_dirs: bool = False, extensions: dict[str, str] | None = None
+    root: Path,
+    *,
+    walk_build_dirs: bool = False,
+    extensions: dict[str, str] | None = None,
+    pruned: list[str] | None = None,
 ) -> list[str]:
-    """Walk ``root`` honouring nested .gitignore files; never follows directory symlinks."""
+    """Walk ``root`` honouring nested .gitignore files; never follows directory symlinks. Build-output
+    and vendored directories left out by name are appended to ``pruned`` (``dist/``)."""
     out: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # (dir prefix, spec) active for the current walk
 
@@ -152,6 +158,8 @@ def _walk_candidates(
                     entry.name in BUILD_OUTPUT_DIRS
                     and (walk_build_dirs or not _holds_build_output(root, rel))
                 ):
+                    if pruned is not None and entry.name in BUILD_OUTPUT_DIRS:
+                        pruned.append(rel + "/")
                     continue
                 walk(entry.path, rel + "/")
             elif (
@@ -194,8 +202,14 @@ def discover(
     from_git = _git_candidates(root)
     result.used_git = from_git is not None
     if from_git is None:
-        candidates = _walk_candidates(root, walk_build_dirs=included is not None, extensions=extensions)
+        pruned: list[str] = []
+        candidates = _walk_candidates(
+            root, walk_build_dirs=included is not None, extensions=extensions, pruned=pruned
+        )
         tracked = None
+        # said, not silent: a package whose sources are its dist/ would otherwise look nearly empty
+        for rel_dir in pruned:
+            result.skipped[rel_dir] = IGNORED_BUILD_DIR
     else:
         candidates, tracked = from_git
     seen: set[str] = set()

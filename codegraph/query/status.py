@@ -23,6 +23,8 @@ class StatusResult:
     unresolved_kinds: dict[str, int] = field(default_factory=dict)  # reference kind → unresolved refs
     daemon: dict | None = None  # the daemon serving this project: pid, uptime, clients, watching, watch_note
     agents: list[dict] = field(default_factory=list)  # [{"target", "scope", "config"}] codegraph is in
+    # files whose syntax tree held errors, so their extraction is partial: language → (count, an example)
+    partial: dict[str, dict] = field(default_factory=dict)
 
 
 def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | None = None) -> StatusResult:
@@ -54,4 +56,5 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
         reader.unresolved_by_kind(),
         daemon,
         agents or [],
+        reader.partial_files(),
     )

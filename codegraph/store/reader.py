@@ -378,6 +378,17 @@ class Reader:
             )
         }
 
+    def partial_files(self) -> dict[str, dict]:
+        """Per language, the files indexed with syntax errors (extraction is partial there):
+        ``{"count": n, "example": path}``."""
+        out: dict[str, dict] = {}
+        for language, path in self.conn.execute(
+            "SELECT language, path FROM files WHERE errors IS NOT NULL AND errors != '' ORDER BY language, path"
+        ):
+            entry = out.setdefault(language, {"count": 0, "example": path})
+            entry["count"] += 1
+        return out
+
     def languages(self) -> dict[str, int]:
         return {
             r[0]: r[1]

@@ -88,3 +88,20 @@ def test_include_in_codegraph_json_re_includes_paths_under_ignored_names(tmp_pat
     (tmp_path / "codegraph.json").write_text(json.dumps({"include": "build/"}))
     with pytest.raises(ConfigUnparsable, match="'include' must be a list of gitignore-style patterns"):
         load_config(tmp_path)
+
+
+def test_outside_git_a_build_output_directory_left_out_is_said_not_silent(tmp_path):
+    """An npm package whose sources are its dist/ (a new user's first try on @nuxt/ui) must not look
+    like an empty project: the directory is listed as skipped, with how to index it."""
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "index.js").write_text("export function a() { return 1; }\n")
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "i.js").write_text("export const x = 1;\n")
+    (tmp_path / "b.ts").write_text("export const b = 2;\n")
+    found = discover(tmp_path)
+    assert [f.path for f in found.files] == ["b.ts"]
+    assert set(found.skipped) == {"dist/"}  # dependencies (node_modules) are not the project's own code
+    assert "codegraph.json include" in found.skipped["dist/"]
+    (tmp_path / "codegraph.json").write_text(json.dumps({"include": ["dist/"]}))
+    config = load_config(tmp_path)
+    assert [f.path for f in discover(tmp_path, include=config.include).files] == ["b.ts", "dist/index.js"]

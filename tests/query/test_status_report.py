@@ -69,3 +69,19 @@ def test_status_names_the_running_daemon_its_watcher_and_the_installed_agents(pr
     assert "agents: claude (user)" in text
     assert f"daemon: pid {data['daemon']['pid']}" in text
     assert ("watching for edits" in text) == data["daemon"]["watching"]
+
+
+def test_status_says_which_files_were_parsed_with_syntax_errors(tmp_path):
+    """A file whose syntax tree holds errors is indexed partially; status says so per language, with an
+    example, instead of leaving its missing symbols unexplained."""
+    home = tmp_path / "home"
+    home.mkdir()
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "good.py").write_text("def f():\n    return 1\n")
+    (root / "broken.py").write_text("def g(:\n    return 2\n\ndef h():\n    return 3\n")
+    assert cg("init", str(root), cwd=root, home=home).returncode == 0
+    report = json.loads(cg("status", "--json", cwd=root, home=home).stdout)
+    assert report["partial"] == {"python": {"count": 1, "example": "broken.py"}}
+    text = cg("status", cwd=root, home=home).stdout
+    assert "parsed with syntax errors" in text and "python 1 (e.g. broken.py)" in text
