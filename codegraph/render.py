@@ -370,6 +370,63 @@ def _context(r: explore.ContextResult) -> str:
     return "\n".join(out)
 
 
+def _file_view_header(result: file_view.FileViewResult) -> str:
+    """The one line Read lacks: ``<path> · <n> lines · <s> symbols · used by: a, b (+k more)``."""
+    deps = list(result.dependents)
+    if deps:
+        shown = ", ".join(deps[: file_view.MAX_DEPENDENTS_SHOWN])
+        more = (
+            f" (+{len(deps) - file_view.MAX_DEPENDENTS_SHOWN} more)"
+            if len(deps) > file_view.MAX_DEPENDENTS_SHOWN
+            else ""
+        )
+        used = f"used by {_plural(len(deps), 'file')}: {shown}{more}"
+    else:
+        used = "used by no other indexed file"
+    withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
+    lines = _plural(result.line_count, "line")
+    symbols = _plural(result.symbol_count, "symbol")
+    return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _file_view_symbols(result: file_view.FileViewResult) -> str:
+    """The symbol map, one ``<line>\\t<indent><kind> <name><signature>`` per symbol; members are
+    indented two spaces per level of nesting (from ``::`` or ``.`` in the qualified name)."""
+    return "\n".join(f"{s.line}\t{_symbol_text(s)}" for s in result.symbols)
+
+
+def _symbol_text(s: file_view.SymbolEntry) -> str:
+    qualified = s.qualified_name or s.name
+    depth = qualified.count("::") if "::" in qualified else qualified.count(".")
+    if not qualified.endswith(s.name):
+        depth = 0
+    sig = " ".join((s.signature or "").split())
+    if sig.startswith("(") and sig.endswith(")"):
+        sig = "(" + sig[1:-1].strip() + ")"
+    if sig and s.name in sig and not sig.startswith("("):
+        return f"{'  ' * depth}{s.kind} {sig}"  # a full signature that already names the symbol
+    if sig and not sig.startswith(("(", "<", ":")):
+        sig = " " + sig
+    return f"{'  ' * depth}{s.kind} {s.name}{sig}"
+
+
+def _file_view(result: file_view.FileViewResult) -> str:
+    """Text for the agent: the header line, then the body exactly as Read shows it (or the symbol map),
+    then, after a blank line, the notice when the window is partial, past the end or withheld."""
+    parts = [_file_view_header(result)]
+    content = _file_view_symbols(result) if result.symbols else result.body
+    if content:
+        parts.append(content)
+    text = "\n".join(parts)
+    if result.notice:
+        text += "\n\n" + result.notice
+    return text
+
+
 _RENDERERS: dict[type, Callable[[Any], str]] = {
     RelationResult: _relation,
     ImpactResult: _impact,
@@ -380,6 +437,6 @@ _RENDERERS: dict[type, Callable[[Any], str]] = {
     NodeResult: _node,
     explore.ExploreResult: _explore,
     explore.ContextResult: _context,
-    file_view.FileViewResult: file_view.render_file_view,
+    file_view.FileViewResult: _file_view,
     affected.AffectedResult: affected.render_affected,
 }

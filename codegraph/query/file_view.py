@@ -25,7 +25,7 @@ their keys with values withheld.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Protocol
 
@@ -33,7 +33,7 @@ from codegraph import bounds
 from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
 from codegraph.index import sensitive, source
 from codegraph.model import Node
-from codegraph.paths import quote_path, resolve_inside
+from codegraph.paths import resolve_inside
 
 MAX_PATH_CHARS = 4_096
 # Bound.default is None only for an operation that sizes itself; bounds.py gives the view 2000 lines
@@ -136,13 +136,6 @@ class FileViewResult:
     values_withheld: bool = False
     symbols: tuple[SymbolEntry, ...] = field(default_factory=tuple)
     symbols_truncated: bool = False
-
-    def to_dict(self) -> dict:
-        """JSON-ready form (``structuredContent`` / ``--json``)."""
-        data = asdict(self)
-        data["dependents"] = list(self.dependents)
-        data["symbols"] = [asdict(s) for s in self.symbols]
-        return data
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -412,56 +405,3 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
 
 # ---------------------------------------------------------------------------------------------------
 # Rendering
-
-
-def render_header(result: FileViewResult) -> str:
-    """The one line Read lacks: ``<path> · <n> lines · <s> symbols · used by: a, b (+k more)``."""
-    deps = list(result.dependents)
-    if deps:
-        shown = ", ".join(deps[:MAX_DEPENDENTS_SHOWN])
-        more = f" (+{len(deps) - MAX_DEPENDENTS_SHOWN} more)" if len(deps) > MAX_DEPENDENTS_SHOWN else ""
-        used = f"used by {_plural(len(deps), 'file')}: {shown}{more}"
-    else:
-        used = "used by no other indexed file"
-    withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
-    lines = _plural(result.line_count, "line")
-    symbols = _plural(result.symbol_count, "symbol")
-    return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def render_symbols(result: FileViewResult) -> str:
-    """The symbol map, one ``<line>\\t<indent><kind> <name><signature>`` per symbol; members are
-    indented two spaces per level of nesting (from ``::`` or ``.`` in the qualified name)."""
-    return "\n".join(f"{s.line}\t{_symbol_text(s)}" for s in result.symbols)
-
-
-def _symbol_text(s: SymbolEntry) -> str:
-    qualified = s.qualified_name or s.name
-    depth = qualified.count("::") if "::" in qualified else qualified.count(".")
-    if not qualified.endswith(s.name):
-        depth = 0
-    sig = " ".join((s.signature or "").split())
-    if sig.startswith("(") and sig.endswith(")"):
-        sig = "(" + sig[1:-1].strip() + ")"
-    if sig and s.name in sig and not sig.startswith("("):
-        return f"{'  ' * depth}{s.kind} {sig}"  # a full signature that already names the symbol
-    if sig and not sig.startswith(("(", "<", ":")):
-        sig = " " + sig
-    return f"{'  ' * depth}{s.kind} {s.name}{sig}"
-
-
-def render_file_view(result: FileViewResult) -> str:
-    """Text for the agent: the header line, then the body exactly as Read shows it (or the symbol map),
-    then, after a blank line, the notice when the window is partial, past the end or withheld."""
-    parts = [render_header(result)]
-    content = render_symbols(result) if result.symbols else result.body
-    if content:
-        parts.append(content)
-    text = "\n".join(parts)
-    if result.notice:
-        text += "\n\n" + result.notice
-    return text

@@ -89,14 +89,15 @@ def test_latin1_cookie_bom_and_utf16_files_are_indexed_as_their_text(tmp_path):
 def test_file_view_shows_utf16_and_cookie_files_as_their_text_not_their_raw_bytes(tmp_path):
     # adversarial pass 2026-12-01: `node --file` printed a UTF-16 file's raw bytes ("c l a s s") and a
     # latin-1 file's é as U+FFFD, although the index had decoded both.
-    from codegraph.query.file_view import FileViewRequest, file_view, render_file_view
+    from codegraph.query.file_view import FileViewRequest, file_view
+    from codegraph.render import render
 
     (tmp_path / "U16.java").write_bytes("class U16 { void café() {} }\n".encode("utf-16"))
     (tmp_path / "lat.py").write_bytes(b"# -*- coding: latin-1 -*-\ndef caf\xe9():\n    pass\n")
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
     with Reader(tmp_path) as reader:
-        wide = render_file_view(file_view(tmp_path, reader, FileViewRequest("U16.java")))
-        lat = render_file_view(file_view(tmp_path, reader, FileViewRequest("lat.py")))
+        wide = render(file_view(tmp_path, reader, FileViewRequest("U16.java")))
+        lat = render(file_view(tmp_path, reader, FileViewRequest("lat.py")))
     assert "1\tclass U16 { void café() {} }" in wide, wide
     assert "2\tdef café():" in lat, lat
 

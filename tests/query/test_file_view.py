@@ -22,8 +22,8 @@ from codegraph.query.file_view import (
     MAX_CANDIDATES,
     FileViewRequest,
     file_view,
-    render_file_view,
 )
+from codegraph.render import render, to_data
 from codegraph.store.reader import Reader
 
 
@@ -215,8 +215,8 @@ def test_yaml_file_is_shown_as_keys_with_values_withheld(make, tmp_path):
     result = fv(tmp_path, reader, "deploy.yaml")
     assert result.values_withheld
     assert result.body == "1\tdb:\n2\t  host: <withheld>\n3\t  password: <withheld>"
-    assert "hunter2" not in render_file_view(result) and "db.internal" not in render_file_view(result)
-    assert "values withheld" in render_file_view(result)
+    assert "hunter2" not in render(result) and "db.internal" not in render(result)
+    assert "values withheld" in render(result)
 
 
 def test_source_named_symlink_to_a_config_file_is_still_summarised(make, tmp_path):
@@ -292,7 +292,7 @@ def test_offset_past_the_end_says_how_many_lines_there_are(make, tmp_path):
 def test_header_gives_line_and_symbol_counts_and_dependents(make, tmp_path):
     uses = "from lib import f\n\nf()\n"
     reader = make(tmp_path, {"lib.py": "def f():\n    pass\n", "b.py": uses, "a.py": uses})
-    text = render_file_view(fv(tmp_path, reader, "lib.py"))
+    text = render(fv(tmp_path, reader, "lib.py"))
     header, body = text.split("\n", 1)
     assert header == "lib.py · 3 lines · 1 symbol · used by 2 files: a.py, b.py"
     assert body == "1\tdef f():\n2\t    pass\n3\t"
@@ -300,7 +300,7 @@ def test_header_gives_line_and_symbol_counts_and_dependents(make, tmp_path):
 
 def test_header_says_when_nothing_depends_on_the_file(make, tmp_path):
     reader = make(tmp_path, {"solo.py": "x\n"})
-    assert "used by no other indexed file" in render_file_view(fv(tmp_path, reader, "solo.py"))
+    assert "used by no other indexed file" in render(fv(tmp_path, reader, "solo.py"))
 
 
 def test_symbols_only_lists_name_kind_signature_line_by_line_order(make, tmp_path):
@@ -311,7 +311,7 @@ def test_symbols_only_lists_name_kind_signature_line_by_line_order(make, tmp_pat
         ("go", "method", "(self)", 2),
     ]
     assert result.body == ""
-    assert render_file_view(result).split("\n")[1:] == ["1\tclass A", "2\t  method go(self)"]
+    assert render(result).split("\n")[1:] == ["1\tclass A", "2\t  method go(self)"]
 
 
 def test_symbol_map_text_joins_name_and_parameters_and_indents_members(make, tmp_path):
@@ -319,7 +319,7 @@ def test_symbol_map_text_joins_name_and_parameters_and_indents_members(make, tmp
         tmp_path,
         {"q.py": "class QuerySet:\n    # lazy\n\n\n    def filter( self,\n   *args ):\n        pass\n"},
     )
-    text = render_file_view(fv(tmp_path, reader, "q.py", symbols_only=True))
+    text = render(fv(tmp_path, reader, "q.py", symbols_only=True))
     assert text.split("\n")[1:] == ["1\tclass QuerySet", "5\t  method filter(self, *args)"]
 
 
@@ -334,5 +334,5 @@ def test_result_serialises_to_json_ready_dict(make, tmp_path):
     import json
 
     reader = make(tmp_path, {"a.py": "x\n"})
-    data = fv(tmp_path, reader, "a.py").to_dict()
+    data = to_data(fv(tmp_path, reader, "a.py"))
     assert json.loads(json.dumps(data))["body"] == "1\tx\n2\t"

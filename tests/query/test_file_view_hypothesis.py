@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
 from codegraph.model import Node
 from codegraph.paths import resolve_inside
-from codegraph.query.file_view import FileViewRequest, file_view, render_file_view
+from codegraph.query.file_view import FileViewRequest, file_view
+from codegraph.render import render
 
 DOCUMENTED = (FileNotIndexed, PathOutsideRoot, InputTooLong)
 OUTSIDE_MARK = "OUTSIDE-MARKER-7f3a"
@@ -114,7 +115,7 @@ def test_random_paths_and_windows_never_serve_outside_the_root_or_a_secret(tree,
     event("served")
     served = (root / result.path).resolve()
     assert served.is_relative_to(root.resolve())
-    text = render_file_view(result)
+    text = render(result)
     assert OUTSIDE_MARK not in text
     assert SECRET_MARK not in text
     assert len(result.body) <= 38_000

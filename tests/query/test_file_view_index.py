@@ -8,7 +8,8 @@ import pytest
 from codegraph.errors import FileNotIndexed
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
-from codegraph.query.file_view import FileViewRequest, file_view, render_file_view
+from codegraph.query.file_view import FileViewRequest, file_view
+from codegraph.render import render
 from codegraph.store.reader import Reader
 
 
@@ -39,7 +40,7 @@ def test_indexed_file_is_shown_with_its_real_symbols_and_dependents(project):
     )
     assert "app.py" in result.dependents and "other.py" not in result.dependents
     assert result.symbol_count >= 3  # helper, Box, size
-    header = render_file_view(result).split("\n", 1)[0]
+    header = render(result).split("\n", 1)[0]
     assert header.startswith("pkg/lib.py · 12 lines · ") and "app.py" in header
 
 
