@@ -133,6 +133,7 @@ class Extractor:
         self.lang = lang
         self.language = lang.label
         self.out = FileExtraction(path=path, language=lang.label)
+        self.arity: dict[tuple[int, int, str], int] = {}  # (line, column, callee) → arguments passed
         self.file_id = node_id(path, "file", "", 0)
         self.defs: list[Def] = []
         self.pending_refs: list[
@@ -171,7 +172,14 @@ class Extractor:
         for label, start, end, into in self.blocks:
             self._extract_block(label, start, end, into)
         self.finish()
+        for r in self.out.refs if self.arity else ():
+            r.arity = self.arity.get((r.line, r.col, r.name), r.arity)
         return self.out
+
+    def call_arity(self, ts, name: str, arity: int) -> None:
+        """Record how many arguments the call at ``ts`` named ``name`` passes; the driver stamps it on
+        that call's reference (``Ref.arity``) for overload and name/arity lookups."""
+        self.arity[(ts.start_point[0] + 1, ts.start_point[1], name[:MAX_REF_NAME])] = arity
 
     def scan(self, root) -> None:
         """This language's own pass over a syntax tree: captures → definitions, nesting, references."""

@@ -86,16 +86,9 @@ def _in_attribute(node) -> bool:
 
 class ElixirExtractor(Extractor):
     def begin(self, root) -> None:
-        self.arity: dict[tuple[int, int, str], int] = {}
         self.details: dict[int, dict] = {}  # per definition (by id): signature, doc, private…
         self.last_fun: dict[int, tuple[Def, str, int]] = {}  # module start byte → last function
         self.heads: set[int] = set()  # start bytes of definition heads (not calls)
-
-    def run(self):
-        out = super().run()
-        for r in out.refs:
-            r.arity = self.arity.get((r.line, r.col, r.name))
-        return out
 
     def handle(self, capture: str, ts) -> None:
         if capture == "call":
@@ -371,7 +364,7 @@ class ElixirExtractor(Extractor):
 
     def _ref(self, ts, kind: str, name: str, recv: str | None, arity: int) -> None:
         self.ref(ts, kind, name, recv)
-        self.arity[(ts.start_point[0] + 1, ts.start_point[1], name[:200])] = arity
+        self.call_arity(ts, name, arity)
 
 
 class Elixir(LanguageModule):

@@ -102,7 +102,6 @@ def _comment_doc(node) -> str | None:
 
 class ErlangExtractor(Extractor):
     def begin(self, root) -> None:
-        self.arity: dict[tuple[int, int, str], int] = {}
         self.module_def: Def | None = None
         self.exports: set[tuple[str, int]] = set()
         self.export_all = False
@@ -141,12 +140,6 @@ class ErlangExtractor(Extractor):
         value = arity.child_by_field_name("value") if arity is not None else None
         if fun is not None and value is not None and text(value).isdigit():
             self.exports.add((atom(fun), int(text(value))))
-
-    def run(self):
-        out = super().run()
-        for r in out.refs:
-            r.arity = self.arity.get((r.line, r.col, r.name))
-        return out
 
     # ------------------------------------------------------------ dispatch
     def handle(self, capture: str, ts) -> None:
@@ -311,7 +304,7 @@ class ErlangExtractor(Extractor):
 
     def _ref(self, ts, kind: str, name: str, recv: str | None, arity: int) -> None:
         self.ref(ts, kind, name, recv)
-        self.arity[(ts.start_point[0] + 1, ts.start_point[1], name[:200])] = arity
+        self.call_arity(ts, name, arity)
 
 
 def _module_doc(root) -> str | None:

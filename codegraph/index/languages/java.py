@@ -104,7 +104,6 @@ def arg_count(args) -> int | None:
 
 class JavaExtractor(Extractor):
     def begin(self, root) -> None:
-        self.arity: dict[tuple[int, int, str], int] = {}
         self.class_defs: dict[tuple[int, int], Def] = {}
         for c in root.children:
             if c.type == "package_declaration":
@@ -113,12 +112,6 @@ class JavaExtractor(Extractor):
                 )
                 if name is not None:
                     self.out.package = text(name).replace(" ", "")
-
-    def run(self):
-        out = super().run()
-        for r in out.refs:
-            r.arity = self.arity.get((r.line, r.col, r.name))
-        return out
 
     def handle(self, capture: str, ts) -> None:
         if capture in ("definition.class", "definition.interface", "definition.enum"):
@@ -182,7 +175,7 @@ class JavaExtractor(Extractor):
     def _ref(self, ts, kind: str, name: str, recv: str | None, arity: int | None) -> None:
         self.ref(ts, kind, name, recv)
         if arity is not None:
-            self.arity[(ts.start_point[0] + 1, ts.start_point[1], name[:200])] = arity
+            self.call_arity(ts, name, arity)
 
     def _call(self, ts) -> None:
         if ts.type == "explicit_constructor_invocation":

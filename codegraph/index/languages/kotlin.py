@@ -138,7 +138,6 @@ def arg_count(call) -> int | None:
 
 class KotlinExtractor(Extractor):
     def begin(self, root) -> None:
-        self.arity: dict[tuple[int, int, str], int] = {}
         self.class_defs: dict[tuple[int, int], Def] = {}
         self.file_facts: list[tuple[str, str]] = []
         header = first(root, "package_header")
@@ -149,8 +148,6 @@ class KotlinExtractor(Extractor):
 
     def run(self):
         out = super().run()
-        for r in out.refs:
-            r.arity = self.arity.get((r.line, r.col, r.name))
         out.assigned_types.extend((self.file_id, var, fact) for var, fact in self.file_facts)
         return out
 
@@ -361,7 +358,7 @@ class KotlinExtractor(Extractor):
     def _ref(self, ts, kind: str, name: str, recv: str | None, arity: int | None) -> None:
         self.ref(ts, kind, name, recv)
         if arity is not None:
-            self.arity[(ts.start_point[0] + 1, ts.start_point[1], name[:200])] = arity
+            self.call_arity(ts, name, arity)
 
     def _call(self, ts) -> None:
         if ts.type == "constructor_delegation_call":
