@@ -1,6 +1,6 @@
-"""Reading an indexed fixture repo back, for the language tests that share it (Erlang, Elixir, Elm,
-Haskell, OCaml): edges as (source qualified name, target file:qualified name) pairs, raw rows, and
-the references left unresolved."""
+"""Reading an indexed fixture repo back, for the language tests: edges as (source qualified name,
+target file:qualified name) pairs, nodes, raw rows, the references left unresolved, imported files,
+and every MCP tool answering on the fixture."""
 
 from __future__ import annotations
 
@@ -29,6 +29,31 @@ def kinds(reader, path: str) -> dict[str, str]:
     return dict(
         rows(reader, "SELECT qualified_name, kind FROM nodes WHERE file_path = ? AND kind != 'import'", path)
     )
+
+
+def nodes(reader, kind: str | None = None) -> set[tuple[str, str]]:
+    """(file, qualified name) of every node (of ``kind``)."""
+    sql = "SELECT file_path, qualified_name FROM nodes" + (" WHERE kind = ?" if kind else "")
+    return {tuple(r) for r in reader.conn.execute(sql, (kind,) if kind else ())}
+
+
+def node(reader, qualified_name: str) -> dict:
+    """The one node of that qualified name, as a dict of its columns."""
+    cur = reader.conn.execute("SELECT * FROM nodes WHERE qualified_name = ?", (qualified_name,))
+    cols = [c[0] for c in cur.description]
+    found = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+    assert len(found) == 1, (qualified_name, found)
+    return found[0]
+
+
+def imported_files(reader, path: str) -> set[str]:
+    """The files ``path`` has an ``imports`` edge to."""
+    rows = reader.conn.execute(
+        "SELECT t.file_path FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+        " WHERE e.kind = 'imports' AND s.kind = 'file' AND s.file_path = ? AND t.kind = 'file'",
+        (path,),
+    )
+    return {r[0] for r in rows}
 
 
 def answers(root, cases: dict) -> None:

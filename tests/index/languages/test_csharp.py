@@ -10,8 +10,8 @@ import pytest
 from codegraph.index.extract import extract
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.index.languages.csharp import blank_preprocessor
-from codegraph.mcp.dispatch import call_tool
 from codegraph.query.relations import callees, callers
+from tests.index.languages.fixture_graph import answers
 
 ACC = "Ledger.Core.Accounts"
 SVC = "Ledger.Core.Services"
@@ -211,11 +211,7 @@ def test_every_operation_answers_on_the_csharp_fixture(cs, monkeypatch):
         "codegraph_explore": ({"query": "how does a transfer move money between accounts"}, "Transfer"),
         "codegraph_status": ({}, "csharp"),
     }
-    for tool, (args, expected) in cases.items():
-        result = call_tool(tool, args, default_root=root)
-        text = result["content"][0]["text"]
-        assert result["isError"] is False, (tool, text[:400])
-        assert expected in text, (tool, text[:1500])
+    answers(root, cases)
 
 
 def test_csharp_sync_after_editing_a_partial_part_equals_a_full_index(tmp_path):

@@ -9,8 +9,8 @@ import pytest
 
 from codegraph.index.extract import extract
 from codegraph.index.languages import is_test_path
-from codegraph.mcp.dispatch import call_tool
 from codegraph.query.relations import callees, callers
+from tests.index.languages.fixture_graph import answers
 
 
 def caller_names(reader, symbol):
@@ -186,11 +186,7 @@ def test_every_operation_answers_on_the_scala_fixture(scala, monkeypatch):
         "codegraph_explore": ({"query": "how is an order placed and priced with tax"}, "withTax"),
         "codegraph_status": ({}, "scala"),
     }
-    for tool, (args, expected) in cases.items():
-        result = call_tool(tool, args, default_root=root)
-        text = result["content"][0]["text"]
-        assert result["isError"] is False, (tool, text[:400])
-        assert expected in text, (tool, text[:1500])
+    answers(root, cases)
 
 
 def test_scala_sync_after_editing_a_companion_equals_a_full_index(tmp_path):

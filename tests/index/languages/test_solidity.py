@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.index.languages.longtail_helpers import edges, imported_files, node, nodes, unresolved
+from tests.index.languages.fixture_graph import edges, imported_files, node, nodes, unresolved
 
 VAULT = "contracts/Vault.sol"
 
