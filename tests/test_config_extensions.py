@@ -145,3 +145,17 @@ def test_the_watcher_counts_mapped_files_and_codegraph_json_as_relevant(project)
         assert found == ["lib.inc"]
     finally:
         watcher.stop()
+
+
+def test_a_bad_mapping_loses_nothing_the_last_index_and_the_config_stay_as_they_were(tmp_path):
+    (tmp_path / "lib.inc").write_text(LIB)
+    (tmp_path / "codegraph.json").write_text(json.dumps({"extensions": {".inc": "php"}}))
+    assert cli(tmp_path, "init").returncode == 0
+    bad = '{"extensions": {".inc": "phpx"}, "note": "kept"}\n'
+    (tmp_path / "codegraph.json").write_text(bad)
+    proc = cli(tmp_path, "sync")
+    assert proc.returncode != 0 and "phpx" in proc.stderr and "Traceback" not in proc.stderr
+    assert (tmp_path / "codegraph.json").read_text() == bad  # never rewritten
+    with Reader(ProjectPaths(tmp_path.resolve())) as reader:
+        assert reader.languages() == {"php": 1}  # the last complete index still answers
+        assert [n.name for n in reader.nodes_named("helper")] == ["helper"]
