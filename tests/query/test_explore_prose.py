@@ -244,8 +244,6 @@ def test_a_tasks_verbs_do_not_seed_context_and_its_words_reach_the_documented_at
 
 
 def _flask_root(tmp_path_factory) -> Path:
-    if not FLASK.is_file():
-        pytest.skip(f"{FLASK} not found (../shared is missing)")
     proc = subprocess.run(["bash", str(FLASK), "flask"], capture_output=True, text=True, timeout=900)
     if proc.returncode != 0:
         pytest.skip(f"the flask corpus could not be built: {proc.stderr.strip()[-300:]}")
@@ -255,6 +253,7 @@ def _flask_root(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.mark.needs_shared
 def test_flask_task_about_request_body_size_reaches_max_content_length(tmp_path_factory):
     root = _flask_root(tmp_path_factory)
     task = "add a config option to limit the maximum size of uploaded request bodies"
