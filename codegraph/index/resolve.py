@@ -16,6 +16,7 @@ import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
+from codegraph.index.languages.base import PARAM_OF
 from codegraph.model import OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
 TYPE_TARGETS = frozenset(
@@ -566,6 +567,8 @@ class _Project:
         lang = self.lang[path]
         if expr in lang.self_type_exprs:
             return self.enclosing_class(scope_id)
+        if expr.startswith(PARAM_OF):
+            return self._callback_param_type(path, scope_id, expr[len(PARAM_OF) :])
         if expr.count(".") == 1 and expr.split(".", 1)[0] in lang.self_names:
             cls = self.enclosing_class(scope_id)
             method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
@@ -591,6 +594,25 @@ class _Project:
         if target.kind in ("function", "method"):
             return self.return_class(target)
         return None
+
+    def _callback_param_type(self, path: str, scope_id: str, spec: str) -> Node | None:
+        """The class the callee's declared signature gives the j-th parameter of a callback passed
+        as its i-th argument (``spec`` is ``callee:i:j``; see ``languages.base.PARAM_OF``): the
+        callee is a function, or a class whose constructor takes the callback. None when the callee
+        does not resolve or does not state exactly one type there."""
+        callee, _, position = spec.partition(":")
+        target = self.resolve_dotted(path, scope_id, callee)
+        if isinstance(target, Node) and target.kind in CONSTRUCTIBLE:
+            lang = self.lang.get(target.file_path)
+            ctors = [self.member(target.id, c) for c in (lang.constructor_names if lang else ())]
+            target = next((c for c in ctors if c is not None), None)
+        if not isinstance(target, Node) or target.kind not in ("function", "method"):
+            return None
+        names = self.types.get(target.id, {}).get(PARAM_OF + position)
+        if not names or len(names) != 1:
+            return None
+        found = self.class_of(target.file_path, target.id, next(iter(names)))
+        return found if found is not None and found.kind in TYPE_TARGETS else None
 
     def return_class(self, fn: Node) -> Node | None:
         """The one class every ``return`` of ``fn`` produces (or its return annotation names), else

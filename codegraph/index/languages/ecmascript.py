@@ -13,7 +13,7 @@ import re
 from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, dotted, squash, text
-from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
+from codegraph.index.languages.base import METHOD_CONTAINERS, PARAM_OF, LanguageModule
 from codegraph.model import Node
 
 BUILTINS = frozenset(
@@ -58,6 +58,9 @@ class EcmaScriptExtractor(Extractor):
             params = ts.child_by_field_name("parameters")
             if params is not None and ts.parent is not None and ts.parent.type != "variable_declarator":
                 self._param_types(params)
+            self._callback_params(ts)
+        elif capture == "callback":  # function (s) { … } passed to a call: typed by the callee
+            self._callback_params(ts)
         elif capture == "call":
             self._call(ts)
         elif capture == "new":
@@ -239,6 +242,10 @@ class EcmaScriptExtractor(Extractor):
                 ctor = dotted(right.child_by_field_name("constructor"))
                 if ctor:
                     self.type_fact(ts, target, ctor)
+            elif right.type == "identifier":  # constructor(normal = new Vector3()) { this.normal = normal }
+                tname = _parameter_type(ts, text(right))
+                if tname:
+                    self.type_fact(ts, target, tname)
             elif is_function:
                 d = self.add_def(ts, "function", left.child_by_field_name("property"))
                 if d is not None:
@@ -312,21 +319,68 @@ class EcmaScriptExtractor(Extractor):
                         self.out.exports.append((text(a or n), text(n)))
 
     def _param_types(self, params) -> None:
-        for p in params.named_children:
-            if p.type not in ("required_parameter", "optional_parameter"):
+        for i, p in enumerate(_positional(params)):
+            pat, tname = _param_name_and_type(p)
+            if pat is None:
                 continue
-            pat = p.child_by_field_name("pattern")
-            tname = _type_name(p.child_by_field_name("type"))
-            if pat is None or not tname:
-                continue
-            if pat.type == "identifier":
+            if tname and pat.type == "identifier":
                 self.type_fact(params, text(pat), tname)
             # constructor(private readonly repo: Repo) declares this.repo
             if (
-                any(c.type in ("accessibility_modifier", "readonly") for c in p.children)
+                tname
+                and any(c.type in ("accessibility_modifier", "readonly") for c in p.children)
                 and pat.type == "identifier"
             ):
                 self.type_fact(params, f"this.{text(pat)}", tname)
+            self._signature_callback(params, i, p)
+
+    def _signature_callback(self, params, index: int, p) -> None:
+        """``init: (source: Observable<T>, subscriber: Subscriber<R>) => void``: the types this
+        function's parameter ``index`` gives the parameters of a callback passed there, as facts
+        ``PARAM_OF index:j`` of this function (a type parameter counts by its ``extends`` bound; an
+        unbounded one is left out, the callback's parameter then stays untyped)."""
+        if p.type not in ("required_parameter", "optional_parameter"):
+            return
+        typ = p.child_by_field_name("type")
+        inner = typ.named_children[0] if typ is not None and typ.named_child_count else None
+        while inner is not None and inner.type == "parenthesized_type" and inner.named_child_count:
+            inner = inner.named_children[0]
+        if inner is None or inner.type != "function_type":
+            return
+        fn_params = inner.child_by_field_name("parameters")
+        if fn_params is None:
+            return
+        bounds = _type_bounds(params.parent)
+        for j, q in enumerate(_positional(fn_params)):
+            _, tname = _param_name_and_type(q)
+            if tname in bounds:
+                tname = bounds[tname]
+            if tname:
+                self.type_fact(params, f"{PARAM_OF}{index}:{j}", tname)
+
+    def _callback_params(self, fn) -> None:
+        """The untyped parameters of a function passed straight to a call (``operate((source,
+        subscriber) => …)``, ``new Observable((subscriber) => …)``) take the types the callee's
+        declared signature gives them (``_signature_callback``), resolved when the callee is."""
+        args = fn.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
+        if call is None or call.type not in ("call_expression", "new_expression"):
+            return
+        callee = call.child_by_field_name("function") or call.child_by_field_name("constructor")
+        name = dotted(callee) if callee is not None else None
+        if not name:
+            return
+        index = next(i for i, a in enumerate(args.named_children) if a == fn)
+        params = fn.child_by_field_name("parameters")
+        if params is None:
+            single = fn.child_by_field_name("parameter")  # x => …
+            if single is not None and single.type == "identifier":
+                self.type_fact(single, text(single), f"{PARAM_OF}{name}:{index}:0")
+            return
+        for j, p in enumerate(_positional(params)):
+            pat, tname = _param_name_and_type(p)
+            if pat is not None and pat.type == "identifier" and not tname:
+                self.type_fact(params, text(pat), f"{PARAM_OF}{name}:{index}:{j}")
 
     def _assign(self, ts) -> None:
         parent = ts.parent
@@ -455,6 +509,83 @@ def _required_module(call) -> str | None:
     if args is None or args.named_child_count != 1 or args.named_children[0].type != "string":
         return None
     return text(args.named_children[0])[1:-1]
+
+
+def _positional(params) -> list:
+    """The parameters of a parameter list that take arguments (TS's ``this:`` pseudo-parameter is none)."""
+    out = []
+    for p in params.named_children:
+        if p.type in ("comment", "decorator"):
+            continue
+        pat = (
+            p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+        )
+        if pat is not None and pat.type == "this":
+            continue
+        out.append(p)
+    return out
+
+
+def _param_name_and_type(p) -> tuple:
+    """(the name node, the type name) of one parameter: its annotation, else the class its default
+    value constructs (``normal = new Vector3()``); (None, None) for a pattern with no name."""
+    value = None
+    if p.type in ("required_parameter", "optional_parameter"):
+        pat, value = p.child_by_field_name("pattern"), p.child_by_field_name("value")
+        tname = _type_name(p.child_by_field_name("type"))
+    elif p.type == "assignment_pattern":  # javascript: normal = new Vector3()
+        pat, value, tname = p.child_by_field_name("left"), p.child_by_field_name("right"), None
+    else:
+        pat, tname = p, None
+    if pat is None:
+        return None, None
+    if not tname and value is not None and value.type == "new_expression":
+        tname = dotted(value.child_by_field_name("constructor"))
+    return pat, tname
+
+
+FUNCTION_TYPES = frozenset(
+    {
+        "function_declaration",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+        "generator_function",
+    }
+)
+
+
+def _parameter_type(at, name: str) -> str | None:
+    """The type the innermost function around ``at`` states for its parameter ``name``, if any."""
+    fn = at.parent
+    while fn is not None and fn.type not in FUNCTION_TYPES:
+        fn = fn.parent
+    params = fn.child_by_field_name("parameters") if fn is not None else None
+    for p in _positional(params) if params is not None else ():
+        pat, tname = _param_name_and_type(p)
+        if pat is not None and pat.type == "identifier" and text(pat) == name:
+            return tname
+    return None
+
+
+def _type_bounds(decl) -> dict[str, str | None]:
+    """Type parameters of a declaration and of those around it → the type their ``extends`` bound
+    names (None: unbounded, so a parameter of that type says nothing)."""
+    out: dict[str, str | None] = {}
+    while decl is not None:
+        tp = decl.child_by_field_name("type_parameters")
+        for t in tp.named_children if tp is not None else ():
+            name = t.child_by_field_name("name")
+            constraint = t.child_by_field_name("constraint")
+            bound = (
+                constraint.named_children[0]
+                if constraint is not None and constraint.named_child_count
+                else None
+            )
+            if name is not None and text(name) not in out:
+                out[text(name)] = _type_name(bound)
+        decl = decl.parent
+    return out
 
 
 def _type_name(typ) -> str | None:

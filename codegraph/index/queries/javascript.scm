@@ -14,7 +14,9 @@
 (export_statement) @export
 (lexical_declaration) @assign
 (variable_declaration) @assign
+(arrow_function) @arrow
 (return_statement) @return
+(arguments (function_expression) @callback)
 (formal_parameters) @params
 (arrow_function parameter: (identifier) @target)
 (for_in_statement left: (_) @target)

@@ -26,6 +26,7 @@
 (type_identifier) @typeref
 (arrow_function) @arrow
 (return_statement) @return
+(arguments (function_expression) @callback)
 (formal_parameters) @params
 (arrow_function parameter: (identifier) @target)
 (for_in_statement left: (_) @target)
