@@ -207,6 +207,8 @@ def _status(r: StatusResult) -> str:
         )  # fmt: skip
     for reason, info in r.skipped.items():
         out.append(f"skipped: {info['count']} {reason} (e.g. {quote_path(info['example'])})")
+    for path, why in r.manifests.items():
+        out.append(f"manifest not read: {quote_path(path)} — {why}; imports it would map stay unresolved")
     if r.daemon:
         d = r.daemon
         watch = "watching for edits" if d.get("watching") else f"not watching: {d.get('watch_note')}"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pathspec
 
-from codegraph.index.languages import language_for, unsupported_language
+from codegraph.index.languages import is_manifest, language_for, unsupported_language
 from codegraph.index.sensitive import is_secret
 
 DEFAULT_IGNORED_DIRS = frozenset(
@@ -77,6 +77,8 @@ class Discovery:
     files: list[SourceFile] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)  # path -> reason
     used_git: bool = False
+    # files a language's resolution reads besides sources (LanguageModule.manifests): path -> (size, mtime_ns)
+    manifests: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def _git_candidates(root: Path) -> tuple[list[str], set[str]] | None:
@@ -165,6 +167,7 @@ def _walk_candidates(
             elif (
                 language_for(entry.name, extensions) is not None
                 or unsupported_language(entry.name, extensions) is not None
+                or is_manifest(entry.name)
             ) and not ignored(rel, False):
                 out.append(rel)
         if pushed:
@@ -215,6 +218,9 @@ def discover(
     seen: set[str] = set()
     for rel in candidates:
         lang = language_for(rel, extensions)
+        if lang is None and is_manifest(rel.rsplit("/", 1)[-1]):
+            _add_manifest(result, root, rel, tracked, excluded, max_bytes)
+            continue
         if lang is None:
             other = unsupported_language(rel, extensions)
             if other is not None and not is_secret(rel) and not _default_ignored(root, rel, tracked):
@@ -254,6 +260,25 @@ def discover(
         result.files.append(SourceFile(rel, st.st_size, st.st_mtime_ns, lang[0], lang[1]))
     result.files.sort(key=lambda f: f.path)
     return result
+
+
+def _add_manifest(result: Discovery, root: Path, rel: str, tracked, excluded, max_bytes: int) -> None:
+    """A manifest (``LanguageModule.manifests``) under the sources' ignore rules: not in node_modules or an
+    excluded path, a regular file within the size limit (a symlink only inside the root)."""
+    if is_secret(rel) or _default_ignored(root, rel, tracked):
+        return
+    if excluded is not None and excluded.match_file(rel):
+        return
+    try:
+        target = (root / rel).resolve()
+        if target != root and root not in target.parents:
+            return
+        st = target.stat()
+    except (OSError, RuntimeError):
+        result.manifests[rel] = (-1, 0)  # listed, so that resolution can say it was unreadable
+        return
+    if stat.S_ISREG(st.st_mode) and st.st_size <= max_bytes:
+        result.manifests[rel] = (st.st_size, st.st_mtime_ns)
 
 
 def _default_ignored(root: Path, rel: str, tracked: set[str] | None) -> bool:

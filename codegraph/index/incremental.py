@@ -218,6 +218,21 @@ class Plan:
     words: set[str] = field(default_factory=set)  # the words whose meaning may have changed
 
 
+def manifest_change(before: dict[str, str], after: dict[str, str]) -> str:
+    """Why a resolution must be complete because of the project's manifests (the files languages
+    read besides sources, ``LanguageModule.manifests``: path → digest of its bytes, before and
+    after), or "" when none changed. Any
+    file's imports may read a manifest, so a changed, added or removed one re-resolves everything."""
+    for path in sorted(before.keys() | after.keys()):
+        if path not in before:
+            return f"manifest {path} was added"
+        if path not in after:
+            return f"manifest {path} was removed"
+        if before[path] != after[path]:
+            return f"manifest {path} changed"
+    return ""
+
+
 def plan(
     changed: dict[str, tuple[FileExtraction | None, FileExtraction | None]],
     mentions_of: dict[str, frozenset[str]],

@@ -228,6 +228,7 @@ def _index_once(
         extensions=config.extensions,
     )
     summary_phases = {"discover": time.perf_counter() - started}
+    manifests = _read_manifests(root, found.manifests)
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
     try:
@@ -275,6 +276,7 @@ def _index_once(
             root=str(root), files=len(current), removed=len(removed), phases=summary_phases
         )
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
+        manifest_reason = incremental.manifest_change(_stored_manifests(conn), manifests.digests)
         ever_written = conn.execute("SELECT 1 FROM project_metadata WHERE key = 'index_state'").fetchone()
         if (
             ever_written is not None  # a first run writes, even of an empty project
@@ -282,6 +284,7 @@ def _index_once(
             and not removed
             and not full
             and previous_skipped == known_skipped
+            and not manifest_reason
         ):
             if check:
                 _verify(conn)
@@ -321,6 +324,8 @@ def _index_once(
                 {f.path: (f.size, f.mtime_ns) for f in found.files},
                 memo,
                 phase,
+                manifests,
+                manifest_reason,
             )
         except Exception:
             writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
@@ -330,6 +335,41 @@ def _index_once(
     _check_still_there(paths, identity)
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+@dataclass
+class Manifests:
+    """The project's manifest files (``LanguageModule.manifests``) as this run read them: path →
+    text (None: unreadable or not UTF-8) and path → sha256 of the bytes (what a sync compares)."""
+
+    texts: dict[str, str | None] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)
+
+
+def _read_manifests(root, found: dict[str, tuple[int, int]]) -> Manifests:
+    out = Manifests()
+    for rel in sorted(found):
+        try:
+            data = read_regular(root / rel)
+        except OSError:
+            out.texts[rel], out.digests[rel] = None, "unreadable"
+            continue
+        out.digests[rel] = hashlib.sha256(data).hexdigest()
+        try:
+            out.texts[rel] = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            out.texts[rel] = None
+    return out
+
+
+def _stored_manifests(conn) -> dict[str, str]:
+    """The manifest digests the last index recorded (none recorded: an index from before them)."""
+    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_manifests'").fetchone()
+    try:
+        stored = json.loads(row[0]) if row else {}
+    except ValueError:
+        stored = {}
+    return stored if isinstance(stored, dict) else {}
 
 
 def _remapped(conn, extensions: dict[str, str] | None) -> Callable[[str], bool]:
@@ -387,6 +427,8 @@ def _update(
     all_stats: dict[str, tuple[int, int]],
     memo: bool,
     phase: Callable[[str, int | None], None],
+    manifests: Manifests,
+    manifest_reason: str,
 ) -> None:
     """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
     stats = all_stats if memo else None
@@ -433,8 +475,12 @@ def _update(
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    only, why = _plan(
-        conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions, partial
+    only, why = (
+        (None, manifest_reason)
+        if manifest_reason and previous
+        else _plan(
+            conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions, partial
+        )
     )
     complete = partial if only is None else partial & only
     if complete:  # the files to re-resolve need their own references after all
@@ -444,7 +490,7 @@ def _update(
             for fx in extractions:
                 if fx.path in complete:
                     _MEMO[fx.path] = (*stats[fx.path], fx)
-    resolution = resolve(extractions, only=only)
+    resolution = resolve(extractions, only=only, manifests=manifests.texts)
     summary.resolution = {
         "mode": "full" if only is None else "incremental",
         "files": len(extractions) if only is None else len(only),
@@ -465,6 +511,8 @@ def _update(
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
         "cgpy_cache_version": cache.CACHE_VERSION,
         "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
+        "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
+        "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
     }
     phase("writing", len(extractions))
     writer.write_index(

@@ -68,12 +68,14 @@ class Resolution:
     # of edges this file's references made — a member or ``extends`` written away from its type)
     per_file: dict[str, tuple[str, int, int, tuple[str, ...]]] = field(default_factory=dict)
     resolved_refs: int = 0  # references (imports included) this run resolved
+    # manifests a language left out (LanguageModule.read_manifests), and why (unreadable, not parseable)
+    manifest_problems: dict[str, str] = field(default_factory=dict)
 
 
 class _Project:
     """Lookup tables over every file's extraction. Language rules come from the language modules."""
 
-    def __init__(self, files: list[FileExtraction]):
+    def __init__(self, files: list[FileExtraction], manifests: dict[str, str | None] | None = None):
         from codegraph.index.languages import module_for
 
         self.files = {f.path: f for f in files}
@@ -153,6 +155,17 @@ class _Project:
             for fn_id, name in f.locals:
                 self.locals[fn_id].add(name)
             self.lexical.update(f.closures)
+        # manifests first: prepare and the module lookups may read what they declare
+        self.manifest_problems: dict[str, str] = {}
+        for label in sorted(by_language):
+            lang = module_for(label)
+            if lang.manifests:
+                mine = {
+                    p: text
+                    for p, text in sorted((manifests or {}).items())
+                    if lang.reads_manifest(p.rsplit("/", 1)[-1])
+                }
+                self.manifest_problems.update(lang.read_manifests(self, mine))
         for label in sorted(by_language):
             module_for(label).prepare(self, by_language[label])
 
@@ -739,11 +752,17 @@ def _edge(source: str, target: Node, kind: str, ref: Ref, how: str, confidence: 
     return Edge(source, target.id, kind, ref.line, ref.col, meta)
 
 
-def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolution:
+def resolve(
+    files: list[FileExtraction],
+    only: set[str] | None = None,
+    manifests: dict[str, str | None] | None = None,
+) -> Resolution:
     """Resolve every file's references against the whole project.
 
     Args:
         files: every file of the project (lookups see all of them).
+        manifests: path → text (None: unreadable) of the project's manifest files that languages
+            declare (``LanguageModule.manifests``).
         only: resolve just these files' references (incremental resolution, issue 12: the files
             ``codegraph.index.incremental.plan`` found); None for all. The bases of every class are
             still resolved, since member lookups through inheritance need them.
@@ -753,9 +772,9 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
         references edges, and the references that resolved to nothing in the project — of the
         files in ``only``.
     """
-    project = _Project(files)
+    project = _Project(files, manifests)
     project.attach_owners()
-    out = Resolution()
+    out = Resolution(manifest_problems=dict(sorted(project.manifest_problems.items())))
     edges = out.edges
     chosen = files if only is None else [f for f in files if f.path in only]
     unresolved_of: dict[str, list[Ref]] = defaultdict(list)

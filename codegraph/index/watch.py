@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from codegraph.config import CONFIG_NAME, load_config
 from codegraph.errors import ConfigUnparsable
 from codegraph.index.discover import DEFAULT_IGNORED_DIRS
-from codegraph.index.languages import language_for
+from codegraph.index.languages import is_manifest, language_for
 from codegraph.paths import DIR_NAME, ProjectPaths
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ def watch_decision(
 
 def relevant(root: Path, path: str, extensions: dict[str, str] | None = None) -> bool:
     """Would a change at ``path`` (absolute) matter to the index? ``extensions``: the project's
-    ``codegraph.json`` map over the built-in one; a change to ``codegraph.json`` itself matters."""
+    ``codegraph.json`` map over the built-in one; a change to ``codegraph.json`` itself matters, and
+    so does one to a manifest a language reads (``LanguageModule.manifests``)."""
     try:
         rel = Path(path).relative_to(root).as_posix()
     except ValueError:
@@ -86,6 +87,8 @@ def relevant(root: Path, path: str, extensions: dict[str, str] | None = None) ->
     parts = rel.split("/")
     if parts[0] == DIR_NAME or any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
         return False
+    if is_manifest(parts[-1]):
+        return True
     try:
         return language_for(rel, extensions) is not None
     except ConfigUnparsable:  # an unknown label: the sync this triggers reports it

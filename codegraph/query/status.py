@@ -25,6 +25,8 @@ class StatusResult:
     agents: list[dict] = field(default_factory=list)  # [{"target", "scope", "config"}] codegraph is in
     # files whose syntax tree held errors, so their extraction is partial: language → (count, an example)
     partial: dict[str, dict] = field(default_factory=dict)
+    # manifests a language reads (LanguageModule.manifests) the last resolution had to leave out: path → why
+    manifests: dict[str, str] = field(default_factory=dict)
 
 
 def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | None = None) -> StatusResult:
@@ -42,11 +44,12 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
         entry["count"] += 1
     from codegraph.index.background import read_progress
 
+    metadata = reader.metadata()
     return StatusResult(
         str(reader.root),
         reader.counts(),
         reader.languages(),
-        reader.metadata(),
+        metadata,
         drift.added,
         drift.modified,
         drift.deleted,
@@ -57,4 +60,16 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
         daemon,
         agents or [],
         reader.partial_files(),
+        _manifest_problems(metadata),
     )
+
+
+def _manifest_problems(metadata: dict[str, str]) -> dict[str, str]:
+    """path → why, from the last index run's record (metadata ``cgpy_manifest_problems``)."""
+    import json
+
+    try:
+        found = json.loads(metadata.get("cgpy_manifest_problems") or "{}")
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}

@@ -99,6 +99,12 @@ def all_languages() -> list[LanguageModule]:
     return sorted(registry().by_label.values(), key=lambda lang: lang.label)
 
 
+@cache
+def is_manifest(name: str) -> bool:
+    """Does some language's resolution read files named ``name`` (``LanguageModule.manifests``)?"""
+    return any(lang.reads_manifest(name) for lang in registry().by_label.values() if lang.manifests)
+
+
 def module_for(label: str) -> LanguageModule:
     """The language module of a ``nodes.language`` label.
 

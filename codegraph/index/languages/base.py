@@ -20,6 +20,7 @@ a language may fill in :meth:`prepare`) and helpers such as ``files_in_dir``.
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from typing import TYPE_CHECKING, ClassVar
@@ -66,6 +67,10 @@ class LanguageModule:
             benchmark appends one to edit a file.
         comment_end: what closes that comment when the language has no line comments (`` -->``
             after ``<!--`` in a component's markup); empty otherwise.
+        manifests: names (fnmatch patterns) of project files in any directory that this language's
+            resolution reads besides its sources (``tsconfig.json``, ``tsconfig.*.json``,
+            ``package.json``): discovery lists them under the same ignore rules as sources,
+            :meth:`read_manifests` gets their text, and a change to one re-resolves the project.
         name: the language's display name (README table, status).
         extracts / resolution: one line each for the README's language table (generated from the
             registry by scripts/languages_table.py): what symbols and references are extracted,
@@ -98,6 +103,7 @@ class LanguageModule:
     generated_suffixes: ClassVar[tuple[str, ...]] = ()
     line_comment: ClassVar[str] = "//"
     comment_end: ClassVar[str] = ""
+    manifests: ClassVar[tuple[str, ...]] = ()
     extractor: ClassVar[type[Extractor]]
 
     def __init__(self) -> None:
@@ -134,7 +140,19 @@ class LanguageModule:
             return True
         return bool(GENERATED_BANNER.search(head))
 
+    def reads_manifest(self, name: str) -> bool:
+        """Is a file named ``name`` (no directory) one of this language's :attr:`manifests`?"""
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.manifests)
+
     # ------------------------------------------------------------ resolution
+    def read_manifests(self, project, manifests: dict[str, str | None]) -> dict[str, str]:
+        """Take the project's manifest files named in :attr:`manifests`: path (POSIX, relative) →
+        text, or None when the file could not be read; sorted by path. Called once per resolution,
+        before :meth:`prepare`, for each language with files in the project (a family shares its
+        state in ``project.lang_state``). Returns path → why a manifest was left out (unreadable,
+        not parseable): resolution goes on without it and ``status`` lists it."""
+        return {}
+
     def prepare(self, project, files: list[FileExtraction]) -> None:
         """Build whatever per-project tables this language's hooks need (``project.lang_state``).
         Called once per resolution with this language's files."""

@@ -13,6 +13,7 @@ import re
 from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, dotted, squash, text
+from codegraph.index.languages import _js_project
 from codegraph.index.languages.base import METHOD_CONTAINERS, PARAM_OF, LanguageModule
 from codegraph.model import Node
 
@@ -616,7 +617,8 @@ class EcmaScript(LanguageModule):
     family = "ecmascript"
     extracts = "classes, interfaces, enums, type aliases, namespaces, functions, methods, fields, JSDoc"
     resolution = (
-        "ES imports and re-exports, export default, CommonJS require, this/super, typed and new-ed locals"
+        "ES imports and re-exports, export default, CommonJS require, tsconfig paths/baseUrl, package.json"
+        " workspaces, this/super, typed and new-ed locals, callbacks typed by the callee's signature"
     )
     builtins = BUILTINS
     # ``self`` too: the ``const self = this`` idiom (rxjs, three.js examples, Django's admin JS)
@@ -637,19 +639,55 @@ class EcmaScript(LanguageModule):
     generated_suffixes: ClassVar[tuple[str, ...]] = (".generated.ts", ".generated.js", ".gen.ts")
     extractor: ClassVar[type[Extractor]] = EcmaScriptExtractor
 
+    # tsconfig paths/baseUrl (extends chains, jsconfig too) and package.json workspaces (issue 11)
+    manifests: ClassVar[tuple[str, ...]] = (
+        "tsconfig.json",
+        "tsconfig.*.json",
+        "jsconfig.json",
+        "package.json",
+    )
+
+    def read_manifests(self, project, manifests: dict[str, str | None]) -> dict[str, str]:
+        """Reads them once per resolution for the whole family (``_js_project``)."""
+        if _js_project.STATE not in project.lang_state:
+            project.lang_state[_js_project.STATE] = _js_project.load(manifests)
+        return dict(project.lang_state[_js_project.STATE].problems)
+
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
-        if not spec.startswith("."):
+        """A relative spec from the importing file; a bare one through the nearest tsconfig's
+        ``paths`` and ``baseUrl``, then a workspace package's entry; else None (a package outside
+        the project)."""
+        if spec.startswith("."):
+            return _probe(
+                project.files, posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec))
+            )
+        state = project.lang_state.get(_js_project.STATE)
+        if state is None or spec.startswith("/"):
             return None
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec))
-        stem = base
-        for ext in (".js", ".jsx", ".mjs", ".cjs"):
-            if base.endswith(ext):
-                stem = base[: -len(ext)]
-        candidates = [base] + [stem + e for e in MODULE_EXTS] + [f"{base}/index{e}" for e in MODULE_EXTS]
-        for c in candidates:
-            if c in project.files:
-                return c
+        for base in _js_project.mapped(state, from_path, spec):
+            hit = _probe(project.files, base)
+            if hit is not None:
+                return hit
+        for base in _js_project.package_entries(state, spec):
+            hit = _probe(project.files, base)
+            if hit is not None:
+                return hit
         return None
+
+
+def _probe(files, base: str) -> str | None:
+    """The indexed file a module path names: itself, with a source extension (``./a.js`` may be
+    ``a.ts``), or its folder's ``index`` file."""
+    stem = base
+    for ext in (".js", ".jsx", ".mjs", ".cjs", ".d.ts"):
+        if base.endswith(ext):
+            stem = base[: -len(ext)]
+            break
+    candidates = [base] + [stem + e for e in MODULE_EXTS] + [f"{base}/index{e}" for e in MODULE_EXTS]
+    for c in candidates:
+        if c in files:
+            return c
+    return None
 
 
 class TypeScript(EcmaScript):

@@ -143,3 +143,157 @@ def test_a_field_assigned_from_an_annotated_parameter_takes_its_type(tmp_path):
         },
     ) as reader:
         assert calls_from(reader, "Service::run") == {"repo.ts:Repo::save"}
+
+
+# ---------------------------------------------------------------- manifests (tsconfig, package.json)
+def imports_of(reader, path: str) -> set[str]:
+    from tests.index.languages.fixture_graph import imported_files
+
+    return imported_files(reader, path)
+
+
+def test_tsconfig_paths_reached_through_an_extends_chain_map_a_bare_import(tmp_path):
+    # the base config has comments and trailing commas; paths are relative to the base's baseUrl ".."
+    with index(
+        tmp_path,
+        {
+            "config/tsconfig.base.json": '{\n  // shared\n  "compilerOptions": {"baseUrl": "..",'
+            ' "paths": {"@lib/*": ["packages/util/src/*"],},},\n}\n',
+            "tsconfig.json": '{"extends": "./config/tsconfig.base.json", "compilerOptions": {"strict": true}}',
+            "packages/util/src/fmt.ts": "export function fmt() { return 1; }\n",
+            "app/main.ts": "import { fmt } from '@lib/fmt';\nexport function run() { fmt(); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "run") == {"packages/util/src/fmt.ts:fmt"}
+        assert imports_of(reader, "app/main.ts") == {"packages/util/src/fmt.ts"}
+
+
+def test_jsconfig_base_url_maps_a_bare_import_to_a_project_file(tmp_path):
+    with index(
+        tmp_path,
+        {
+            "jsconfig.json": '{"compilerOptions": {"baseUrl": "src"}}',
+            "src/lib/math.js": "export function add(a, b) { return a + b; }\n",
+            "src/main.js": "import { add } from 'lib/math';\nexport function main() { return add(1, 2); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "main") == {"src/lib/math.js:add"}
+
+
+def test_each_tsconfig_of_a_monorepo_maps_the_files_under_its_own_directory(tmp_path):
+    alias = '{"compilerOptions": {"paths": {"@/*": ["./src/*"]}}}'
+    with index(
+        tmp_path,
+        {
+            "web/tsconfig.json": alias,
+            "web/src/util.ts": "export function util() { return 'web'; }\n",
+            "web/src/page.ts": "import { util } from '@/util';\nexport function page() { util(); }\n",
+            "api/tsconfig.json": alias,
+            "api/src/util.ts": "export function util() { return 'api'; }\n",
+            "api/src/handler.ts": "import { util } from '@/util';\nexport function handler() { util(); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "page") == {"web/src/util.ts:util"}
+        assert calls_from(reader, "handler") == {"api/src/util.ts:util"}
+
+
+WORKSPACE = {
+    "package.json": '{"name": "mono", "private": true, "workspaces": ["packages/*"]}',
+    # exports point at built output (not indexed): the source under src/ is what the import means
+    "packages/core/package.json": '{"name": "@acme/core", "exports": {".": {"types": "./dist/index.d.ts",'
+    ' "import": "./dist/index.js"}, "./sub": "./dist/sub.js"}}',
+    "packages/core/src/index.ts": "export function coreMain() { return 1; }\n",
+    "packages/core/src/sub.ts": "export function coreSub() { return 1; }\n",
+    # no exports, no main: src/index.*
+    "packages/plain/package.json": '{"name": "plain"}',
+    "packages/plain/src/index.js": "export function plainMain() { return 1; }\n",
+    # a package.json outside the workspaces names no importable package
+    "fixtures/react/package.json": '{"name": "react", "main": "index.js"}',
+    "fixtures/react/index.js": "export function useState() { return 1; }\n",
+    "packages/app/src/main.ts": "import { coreMain } from '@acme/core';\n"
+    "import { coreSub } from '@acme/core/sub';\nimport { plainMain } from 'plain';\n"
+    "import { useState } from 'react';\n"
+    "export function run() { coreMain(); coreSub(); plainMain(); useState(); }\n",
+}
+
+
+def test_a_workspace_package_import_resolves_to_the_packages_source_through_its_exports(tmp_path):
+    with index(tmp_path, WORKSPACE) as reader:
+        assert calls_from(reader, "run") == {
+            "packages/core/src/index.ts:coreMain",
+            "packages/core/src/sub.ts:coreSub",
+            "packages/plain/src/index.js:plainMain",
+        }
+
+
+def test_a_package_outside_the_workspaces_is_not_a_target_of_bare_imports(tmp_path):
+    with index(tmp_path, WORKSPACE) as reader:
+        assert not {t for t in calls_from(reader, "run") if t.startswith("fixtures/")}
+        unresolved = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
+        assert "useState" in unresolved
+
+
+def test_a_broken_manifest_is_named_by_status_and_resolution_goes_on_without_it(tmp_path):
+    from codegraph.query.status import status
+    from codegraph.render import render
+
+    with index(
+        tmp_path,
+        {
+            "tsconfig.json": '{"compilerOptions": {"paths": {"@/*": ["src/*"]',  # cut short
+            "src/a.ts": "export function a() { return 1; }\n",
+            "src/b.ts": "import { a } from './a';\nexport function b() { a(); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "b") == {"src/a.ts:a"}
+        result = status(reader)
+        assert list(result.manifests) == ["tsconfig.json"]
+        assert result.manifests["tsconfig.json"].startswith("not parseable")
+        assert "manifest not read: tsconfig.json — not parseable" in render(result)
+
+
+def test_a_manifest_in_an_ignored_directory_is_not_read(tmp_path):
+    import subprocess
+
+    from codegraph.query.status import status
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("generated/\n")
+    with index(
+        tmp_path,
+        {
+            "node_modules/lib/tsconfig.json": "{ broken",
+            "generated/tsconfig.json": "{ broken",
+            "src/a.ts": "export function a() { return 1; }\n",
+        },
+    ) as reader:
+        assert status(reader).manifests == {}
+
+
+def test_a_manifest_change_resolves_everything_again_and_the_sync_says_why(tmp_path):
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@u/*": ["one/*"]}}}',
+        "one/u.ts": "export function u() { return 1; }\n",
+        "two/u.ts": "export function u() { return 2; }\n",
+        "main.ts": "import { u } from '@u/u';\nexport function main() { u(); }\n",
+    }
+    with index(tmp_path, files) as reader:
+        assert calls_from(reader, "main") == {"one/u.ts:u"}
+    again = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert again.changed is False
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"paths": {"@u/*": ["two/*"]}}}')
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.resolution["mode"] == "full"
+    assert summary.resolution["reason"] == "manifest tsconfig.json changed"
+    with Reader(tmp_path) as reader:
+        assert calls_from(reader, "main") == {"two/u.ts:u"}
+
+
+def test_the_watcher_counts_a_manifest_edit_as_relevant_but_not_one_in_node_modules(tmp_path):
+    from codegraph.index.watch import relevant
+
+    assert relevant(tmp_path, str(tmp_path / "packages/a/tsconfig.json"))
+    assert relevant(tmp_path, str(tmp_path / "package.json"))
+    assert relevant(tmp_path, str(tmp_path / "tsconfig.build.json"))
+    assert not relevant(tmp_path, str(tmp_path / "node_modules/x/package.json"))
+    assert not relevant(tmp_path, str(tmp_path / "data.json"))
