@@ -43,12 +43,18 @@ class EcmaScriptExtractor(Extractor):
         if capture == "class":
             self._class(ts)
         elif capture == "function":
-            name = ts.child_by_field_name("name") or ts.child_by_field_name("property")
+            if ts.type == "pair" and _holder(ts.parent) is None:
+                return  # a function in an argument's or a nested object: no symbol of its own
+            name = (
+                ts.child_by_field_name("name")
+                or ts.child_by_field_name("property")
+                or ts.child_by_field_name("key")
+            )
             if name is None or name.type == "computed_property_name":
                 return
-            self.add_def(ts, "function", name)
+            self.add_def(ts, "function", name, name=_key(name) if ts.type == "pair" else None)
             params = ts.child_by_field_name("parameters")
-            if params is None and ts.type in ("variable_declarator", "public_field_definition"):
+            if params is None and ts.type in ("variable_declarator", "public_field_definition", "pair"):
                 v = ts.child_by_field_name("value")
                 params = v.child_by_field_name("parameters") if v is not None else None
             if params is not None:
@@ -263,12 +269,29 @@ class EcmaScriptExtractor(Extractor):
                     k, v = c.child_by_field_name("key"), c.child_by_field_name("value")
                     if k is not None and v is not None and v.type == "identifier":
                         self.out.exports.append((text(k), text(v)))
+        elif (
+            len(parts) == 2
+            and right.type == "identifier"
+            and parts[0] not in ("module", "exports")
+            and self._at_top(ts)
+        ):  # api.go = compute: a member of the object api is that function
+            self.out.exports.append((f"{FIELD}{target}", text(right)))
         elif len(parts) >= 2 and ".".join(parts[:-1]) in ("module.exports", "exports"):
             name = left.child_by_field_name("property")
             if is_function and self._at_top(ts):
                 self.add_def(ts, "function", name)
             elif right.type == "identifier" and name is not None:
                 self.out.exports.append((text(name), text(right)))
+
+    def _literal_aliases(self, holder: str, obj) -> None:
+        """``{go: compute}`` held by the top-level name ``holder``: ``holder.go`` is ``compute``."""
+        for c in obj.named_children:
+            if c.type == "pair":
+                k, v = c.child_by_field_name("key"), c.child_by_field_name("value")
+                if k is not None and v is not None and k.type in NAME_TYPES and v.type == "identifier":
+                    self.out.exports.append((f"{FIELD}{holder}.{_key(k)}", text(v)))
+            elif c.type == "shorthand_property_identifier":  # {compute}
+                self.out.exports.append((f"{FIELD}{holder}.{text(c)}", text(c)))
 
     @staticmethod
     def _at_top(ts) -> bool:
@@ -307,6 +330,15 @@ class EcmaScriptExtractor(Extractor):
             return
         if any(c.type == "default" for c in ts.children):
             target = ts.child_by_field_name("declaration") or ts.child_by_field_name("value")
+            if target is not None and target.type == "object":
+                # export default { go: compute, run() {…} }: an object named ``default`` holds them
+                # (not in a component's script, whose default export is the component itself)
+                if self.language == self.lang.label and self.add_def(
+                    target, "constant", None, name="default"
+                ):
+                    self.out.exports.append(("default", "default"))
+                    self._literal_aliases("default", target)
+                return
             if target is not None:
                 name = target.child_by_field_name("name") if target.type != "identifier" else target
                 if name is not None:
@@ -435,6 +467,8 @@ class EcmaScriptExtractor(Extractor):
             ):
                 continue  # captured as @function
             self.add_def(decl, "constant" if is_const else "variable", name)
+            if value is not None and value.type == "object":
+                self._literal_aliases(text(name), value)
             if value is not None and value.type == "identifier" and text(value) != text(name):
                 # `const c = a` / `export const b = a`: the name is an alias of a (also when imported)
                 self.out.exports.append((text(name), text(value)))
@@ -502,6 +536,35 @@ class EcmaScriptExtractor(Extractor):
                     add(text(ident), "*", True)
             else:
                 add("*", "*", True)
+
+
+# exports key of an object literal's member that names another function (``api.go`` → ``compute``)
+FIELD = "<field>"
+NAME_TYPES = frozenset({"identifier", "property_identifier", "private_property_identifier", "string"})
+
+
+def _key(name) -> str:
+    """A member name as written: ``go``, ``'go'`` → ``go``."""
+    value = text(name)
+    return value[1:-1] if name.type == "string" else value
+
+
+def _holder(obj):
+    """The statement that gives an object literal a name its members are found by (a variable's
+    initial value, ``export default``, ``module.exports = …``), else None."""
+    parent = obj.parent if obj is not None and obj.type == "object" else None
+    while parent is not None and parent.type == "parenthesized_expression":
+        parent = parent.parent
+    if parent is None:
+        return None
+    if parent.type == "variable_declarator" or parent.type == "export_statement":
+        return parent
+    if parent.type == "assignment_expression" and dotted(parent.child_by_field_name("left")) in (
+        "module.exports",
+        "exports",
+    ):
+        return parent
+    return None
 
 
 def _required_module(call) -> str | None:
@@ -673,6 +736,46 @@ class EcmaScript(LanguageModule):
             if hit is not None:
                 return hit
         return None
+
+    def resolve_ref(self, project, path: str, ref) -> tuple[Node | None, str] | None:
+        """Members of an object literal (issue 11): ``api.go()`` / ``api.run()`` where ``api`` (here
+        or imported) is ``{go: compute, run() {…}}`` or had ``api.go = compute``, and ``this.run()``
+        inside one of its functions. None (the generic rules) for everything else."""
+        if ref.kind != "calls" or ref.receiver is None or "." in ref.name[len(ref.receiver) + 1 :]:
+            return None
+        recv, method = ref.receiver, ref.name[len(ref.receiver) + 1 :]
+        if recv in self.self_names:
+            fn = project.nodes.get(ref.source)
+            holder = project.nodes.get(project.parent.get(ref.source, "")) if fn is not None else None
+            if fn is None or fn.kind != "function" or holder is None or holder.kind not in LITERAL_HOLDERS:
+                return None
+        elif recv.replace(".", "").replace("_", "").replace("$", "").isalnum():
+            if recv.split(".", 1)[0] in self.self_names:
+                return None
+            holder = project.resolve_dotted(path, ref.source, recv)
+            if not isinstance(holder, Node) or holder.kind not in LITERAL_HOLDERS:
+                return None
+        else:
+            return None
+        return _literal_member(project, holder, method)
+
+
+LITERAL_HOLDERS = frozenset({"constant", "variable"})
+
+
+def _literal_member(project, holder: Node, name: str) -> tuple[Node, str] | None:
+    """``name`` of the object literal a top-level constant or variable holds: a function written in
+    it, or the function a member names (``{go: compute}``, ``api.go = compute``)."""
+    hits = [n for n in project.children.get(holder.id, {}).get(name, ()) if n.kind in ("function", "method")]
+    if hits:
+        return hits[-1], "object-literal"
+    if project.parent.get(holder.id) != f"file:{holder.file_path}":
+        return None
+    local = project.exports.get(holder.file_path, {}).get(f"{FIELD}{holder.name}.{name}")
+    target = project.export_of(holder.file_path, local) if local else None
+    if isinstance(target, Node) and target.kind in ("function", "method", "class"):
+        return target, "alias"
+    return None
 
 
 def _probe(files, base: str) -> str | None:

@@ -7,6 +7,7 @@
 (variable_declarator value: [(arrow_function) (function_expression) (generator_function)]) @function
 (field_definition property: (_) value: [(arrow_function) (function_expression)]) @function
 (field_definition) @field
+(pair key: (_) value: [(arrow_function) (function_expression) (generator_function)]) @function
 (call_expression) @call
 (new_expression) @new
 (import_statement) @import

@@ -16,6 +16,7 @@
 (public_field_definition value: [(arrow_function) (function_expression)]) @function
 (public_field_definition) @field
 (property_signature) @field
+(pair key: (_) value: [(arrow_function) (function_expression) (generator_function)]) @function
 (call_expression) @call
 (new_expression) @new
 (import_statement) @import

@@ -297,3 +297,77 @@ def test_the_watcher_counts_a_manifest_edit_as_relevant_but_not_one_in_node_modu
     assert relevant(tmp_path, str(tmp_path / "tsconfig.build.json"))
     assert not relevant(tmp_path, str(tmp_path / "node_modules/x/package.json"))
     assert not relevant(tmp_path, str(tmp_path / "data.json"))
+
+
+# ---------------------------------------------------------------- object literals of functions
+LITERAL = """\
+function compute() { return 1; }
+function helper() { return 2; }
+export const api = {
+  go: compute,
+  run() { return helper(); },
+  stop: () => helper(),
+  halt: function () { return this.run(); },
+};
+api.later = compute;
+export default { start() { return compute(); }, go: compute };
+export function local() { api.go(); api.run(); api.stop(); api.later(); }
+"""
+
+
+def test_an_object_literals_functions_are_nodes_of_the_object_with_their_own_calls(tmp_path):
+    from tests.index.languages.fixture_graph import kinds
+
+    with index(tmp_path, {"m.js": LITERAL}) as reader:
+        found = kinds(reader, "m.js")
+        assert {q for q in found if q.startswith("api::")} == {"api::run", "api::stop", "api::halt"}
+        assert found["default::start"] == "function"
+        assert calls_from(reader, "api::stop") == {"m.js:helper"}
+        assert calls_from(reader, "api::run") == {"m.js:helper"}
+        assert calls_from(reader, "api") == set()  # the arrow's call is no longer the constant's
+
+
+def test_calls_through_an_object_literal_reach_its_functions_and_the_functions_it_names(tmp_path):
+    with index(tmp_path, {"m.js": LITERAL}) as reader:
+        # api.go → compute ({go: compute}); api.later → compute (api.later = compute)
+        assert calls_from(reader, "local") == {"m.js:compute", "m.js:api::run", "m.js:api::stop"}
+        later = reader.conn.execute(
+            "SELECT COUNT(*) FROM edges e JOIN nodes s ON s.id = e.source WHERE s.name = 'local'"
+            " AND e.kind = 'calls' AND json_extract(e.metadata, '$.refName') = 'api.later'"
+        ).fetchone()[0]
+        assert later == 1
+        assert calls_from(reader, "api::halt") == {"m.js:api::run"}  # this.run() inside the literal
+
+
+def test_an_imported_object_literal_and_a_default_exported_one_resolve_their_members(tmp_path):
+    with index(
+        tmp_path,
+        {
+            "m.js": LITERAL,
+            "use.js": "import { api } from './m.js';\nimport tools from './m.js';\n"
+            "export function main() { api.go(); api.halt(); tools.start(); tools.go(); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "main") == {"m.js:compute", "m.js:api::halt", "m.js:default::start"}
+
+
+def test_an_object_passed_as_an_argument_gives_its_functions_no_symbols(tmp_path):
+    # on({click: () => …}): the arrow is a callback, not a member anything can call by name
+    with index(
+        tmp_path,
+        {"w.js": "function on(o) {}\nexport function wire() { on({ click: () => on(null) }); }\n"},
+    ) as reader:
+        from tests.index.languages.fixture_graph import kinds
+
+        assert "wire::click" not in kinds(reader, "w.js")
+        assert calls_from(reader, "wire") == {"w.js:on"}
+
+
+def test_a_member_an_object_literal_lacks_stays_unresolved(tmp_path):
+    with index(
+        tmp_path,
+        {"m.js": "function run() {}\nexport const api = { go() {} };\nexport function f() { api.run(); }\n"},
+    ) as reader:
+        assert calls_from(reader, "f") == set()
+        unresolved = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
+        assert "api.run" in unresolved
