@@ -78,7 +78,13 @@ class EcmaScriptExtractor(Extractor):
         elif capture == "import":
             self._import(ts)
         elif capture == "return":
-            self.returned_expr(ts)
+            value = ts.named_children[0] if ts.named_child_count else None
+            while value is not None and value.type == "parenthesized_expression" and value.named_child_count:
+                value = value.named_children[0]
+            if value is not None and value.type == "object":  # a factory: return { start() {…} }
+                self.returns_fact(ts, f"{RETURNED_OBJECT}{value.start_point[0] + 1}-{value.end_point[0] + 1}")
+            else:
+                self.returned_expr(ts)
         elif capture == "export":
             self._export(ts)
         elif capture == "assign":
@@ -540,6 +546,8 @@ class EcmaScriptExtractor(Extractor):
 
 # exports key of an object literal's member that names another function (``api.go`` → ``compute``)
 FIELD = "<field>"
+# what a factory returns: an object literal on these lines (``object:12-40``)
+RETURNED_OBJECT = "object:"
 NAME_TYPES = frozenset({"identifier", "property_identifier", "private_property_identifier", "string"})
 
 
@@ -557,7 +565,7 @@ def _holder(obj):
         parent = parent.parent
     if parent is None:
         return None
-    if parent.type == "variable_declarator" or parent.type == "export_statement":
+    if parent.type in ("variable_declarator", "export_statement", "return_statement"):
         return parent
     if parent.type == "assignment_expression" and dotted(parent.child_by_field_name("left")) in (
         "module.exports",
@@ -753,6 +761,8 @@ class EcmaScript(LanguageModule):
             if recv.split(".", 1)[0] in self.self_names:
                 return None
             holder = project.resolve_dotted(path, ref.source, recv)
+            if holder is None and "." not in recv:
+                return _made_member(project, path, ref, method)
             if not isinstance(holder, Node) or holder.kind not in LITERAL_HOLDERS:
                 return None
         else:
@@ -761,6 +771,31 @@ class EcmaScript(LanguageModule):
 
 
 LITERAL_HOLDERS = frozenset({"constant", "variable"})
+
+
+def _made_member(project, path: str, ref, name: str) -> tuple[Node, str] | None:
+    """``const a = new Factory(); a.start()`` where ``Factory`` returns an object literal (three.js's
+    ``WebGLAnimation``: ``return { start: function () {…}, … }``): that literal's ``start``. The
+    variable's scope must state exactly one constructor, and the factory return only that literal."""
+    scopes = [n.id for n in project.scopes(ref.source)] + [f"file:{path}"]
+    names = next(
+        (project.types[s][ref.receiver] for s in scopes if project.types.get(s, {}).get(ref.receiver)), None
+    )
+    if not names or len(names) != 1:
+        return None
+    factory = project.resolve_dotted(path, ref.source, next(iter(names)))
+    if not isinstance(factory, Node) or factory.kind != "function":
+        return None
+    returns = project.returns.get(factory.id, ())
+    if len(returns) != 1 or not returns[0].startswith(RETURNED_OBJECT):
+        return None
+    first, _, last = returns[0][len(RETURNED_OBJECT) :].partition("-")
+    hits = [
+        n
+        for n in project.children.get(factory.id, {}).get(name, ())
+        if n.kind == "function" and int(first) <= n.start_line <= int(last)
+    ]
+    return (hits[-1], "return-type") if hits else None
 
 
 def _literal_member(project, holder: Node, name: str) -> tuple[Node, str] | None:

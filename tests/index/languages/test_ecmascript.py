@@ -371,3 +371,55 @@ def test_a_member_an_object_literal_lacks_stays_unresolved(tmp_path):
         assert calls_from(reader, "f") == set()
         unresolved = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
         assert "api.run" in unresolved
+
+
+FACTORY = """\
+function WebGLAnimation() {
+  let context = null;
+  function onFrame() { context.request(onFrame); }
+  return {
+    start: function () { onFrame(); },
+    setContext: function (value) { context = value; },
+    stop() {},
+  };
+}
+function twoWays(flag) {
+  if (flag) return { start() {} };
+  return { start() {} };
+}
+export { WebGLAnimation, twoWays };
+"""
+
+
+def test_an_instance_of_a_factory_reaches_the_functions_of_the_object_literal_it_returns(tmp_path):
+    # three.js WebGLAnimation: `const animation = new WebGLAnimation(); animation.start()`
+    with index(
+        tmp_path,
+        {
+            "anim.js": FACTORY,
+            "use.js": "import { WebGLAnimation } from './anim.js';\nexport function main() {\n"
+            "  const animation = new WebGLAnimation();\n  animation.setContext(1);\n  animation.start();\n"
+            "  animation.stop();\n  animation.onFrame();\n}\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "main") == {
+            "anim.js:WebGLAnimation",
+            "anim.js:WebGLAnimation::setContext",
+            "anim.js:WebGLAnimation::start",
+            "anim.js:WebGLAnimation::stop",
+        }
+        # onFrame is the factory's own helper, not a member of what it returns
+        unresolved = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
+        assert "animation.onFrame" in unresolved
+
+
+def test_a_factory_with_several_returns_gives_its_instances_no_members(tmp_path):
+    with index(
+        tmp_path,
+        {
+            "anim.js": FACTORY,
+            "use.js": "import { twoWays } from './anim.js';\n"
+            "export function main() { const t = new twoWays(true); t.start(); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "main") == {"anim.js:twoWays"}
