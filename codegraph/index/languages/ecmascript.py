@@ -1,9 +1,16 @@
 """JavaScript, JSX, TypeScript and TSX: one family with four labels.
 
 Modules are files addressed by relative specifiers (``./util`` → ``util.ts``, ``util/index.js``…);
-bare specifiers name packages outside the project. ES imports, ``export … from`` re-exports,
-``export default`` and CommonJS ``require`` bind names. ``this`` is the enclosing class, ``super``
-its base. Docs are the ``/** … */`` comment before a declaration.
+a bare specifier goes through the nearest tsconfig/jsconfig ``paths`` and ``baseUrl`` and the
+package.json ``workspaces`` (``_js_project``), else names a package outside the project. ES imports,
+``export … from`` re-exports, ``export default`` and CommonJS ``require`` bind names. ``this`` is the
+enclosing class, ``super`` its base. Docs are the ``/** … */`` comment before a declaration.
+
+Issue 11 added: an untyped callback parameter takes the type the callee's declared signature gives
+it (``operate((source, subscriber) => …)``, see ``base.PARAM_OF``); ``this.x = param`` takes the
+parameter's annotation or ``= new X()`` default; the functions of an object literal held by a
+variable, ``export default`` or ``module.exports`` (or returned by a factory) are nodes of their
+holder, found through ``api.go()``, ``{go: compute}``, ``api.go = compute`` and ``new Factory()``.
 """
 
 from __future__ import annotations

@@ -287,6 +287,12 @@ def test_a_manifest_change_resolves_everything_again_and_the_sync_says_why(tmp_p
     assert summary.resolution["reason"] == "manifest tsconfig.json changed"
     with Reader(tmp_path) as reader:
         assert calls_from(reader, "main") == {"two/u.ts:u"}
+    # a source edit with the manifests unchanged stays incremental, and still reads them
+    (tmp_path / "main.ts").write_text("import { u } from '@u/u';\nexport function main() { u(); u(); }\n")
+    edit = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert edit.resolution["mode"] == "incremental"
+    with Reader(tmp_path) as reader:
+        assert calls_from(reader, "main") == {"two/u.ts:u"}
 
 
 def test_the_watcher_counts_a_manifest_edit_as_relevant_but_not_one_in_node_modules(tmp_path):
