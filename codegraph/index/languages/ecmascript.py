@@ -756,6 +756,8 @@ class EcmaScript(LanguageModule):
         """Members of an object literal (issue 11): ``api.go()`` / ``api.run()`` where ``api`` (here
         or imported) is ``{go: compute, run() {…}}`` or had ``api.go = compute``, and ``this.run()``
         inside one of its functions. None (the generic rules) for everything else."""
+        if ref.kind == "calls" and ref.receiver is None:
+            return _bare_past_literals(project, path, ref)
         if ref.kind != "calls" or ref.receiver is None or "." in ref.name[len(ref.receiver) + 1 :]:
             return None
         recv, method = ref.receiver, ref.name[len(ref.receiver) + 1 :]
@@ -780,6 +782,44 @@ class EcmaScript(LanguageModule):
 LITERAL_HOLDERS = frozenset({"constant", "variable"})
 
 
+def _returned_spans(project, fn_id: str) -> list[tuple[int, int]]:
+    spans = []
+    for expr in project.returns.get(fn_id, ()):
+        if expr.startswith(RETURNED_OBJECT):
+            first, _, last = expr[len(RETURNED_OBJECT) :].partition("-")
+            spans.append((int(first), int(last)))
+    return spans
+
+
+def _bare_past_literals(project, path: str, ref) -> tuple[Node | None, str] | None:
+    """A bare call never means a member of an object literal a function returns (``return {start()
+    {…}}`` binds no ``start`` in any scope): when such a member is what the enclosing scopes would
+    find first, look past it — a real nested function, a local, else the file's names. None (the
+    generic rules) when no such member is in the way."""
+    chain = [s for s in project.scopes(ref.source) if s.kind in ("function", "method")]
+
+    def members(scope) -> tuple[list[Node], list[Node]]:
+        hits = project.children.get(scope.id, {}).get(ref.name, ())
+        spans = _returned_spans(project, scope.id) if hits else []
+        inside = [n for n in hits if any(a <= n.start_line <= b for a, b in spans)]
+        return [n for n in hits if n not in inside], inside
+
+    if not any(members(s)[1] for s in chain):
+        return None
+    for scope in chain:
+        real, _ = members(scope)
+        if real:
+            return real[-1], "local"
+        if ref.name in project.locals.get(scope.id, ()):
+            return None, ""
+    target, how = project.lookup_bare(
+        path, f"file:{path}", ref.name, allow_unique=True, wanted=frozenset({"function", "class", "struct"})
+    )
+    if isinstance(target, Node) and target.kind in ("function", "method", "class", "struct"):
+        return target, how
+    return None, ""
+
+
 def _made_member(project, path: str, ref, name: str) -> tuple[Node, str] | None:
     """``const a = new Factory(); a.start()`` where ``Factory`` returns an object literal (three.js's
     ``WebGLAnimation``: ``return { start: function () {…}, … }``): that literal's ``start``. The
@@ -793,14 +833,14 @@ def _made_member(project, path: str, ref, name: str) -> tuple[Node, str] | None:
     factory = project.resolve_dotted(path, ref.source, next(iter(names)))
     if not isinstance(factory, Node) or factory.kind != "function":
         return None
-    returns = project.returns.get(factory.id, ())
-    if len(returns) != 1 or not returns[0].startswith(RETURNED_OBJECT):
+    spans = _returned_spans(project, factory.id)
+    if len(spans) != 1 or len(project.returns.get(factory.id, ())) != 1:
         return None
-    first, _, last = returns[0][len(RETURNED_OBJECT) :].partition("-")
+    first, last = spans[0]
     hits = [
         n
         for n in project.children.get(factory.id, {}).get(name, ())
-        if n.kind == "function" and int(first) <= n.start_line <= int(last)
+        if n.kind == "function" and first <= n.start_line <= last
     ]
     return (hits[-1], "return-type") if hits else None
 

@@ -429,3 +429,28 @@ def test_a_factory_with_several_returns_gives_its_instances_no_members(tmp_path)
         },
     ) as reader:
         assert calls_from(reader, "main") == {"anim.js:twoWays"}
+
+
+def test_a_bare_call_inside_a_factory_never_means_a_member_of_the_literal_it_returns(tmp_path):
+    # `return { save: () => save(), load() { return load(); } }`: save is the local const, load the import
+    # (before: each member called itself)
+    with index(
+        tmp_path,
+        {
+            "io.js": "export function load() { return 1; }\n",
+            "store.js": "import { load } from './io.js';\n"
+            "export function makeStore() {\n"
+            "  const save = () => 2;\n"
+            "  return {\n"
+            "    save: () => save(),\n"
+            "    load() { return load(); },\n"
+            "  };\n"
+            "}\n",
+        },
+    ) as reader:
+        lines = reader.conn.execute(
+            "SELECT s.start_line, t.file_path, t.start_line FROM edges e JOIN nodes s ON s.id = e.source"
+            " JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls' ORDER BY s.start_line"
+        ).fetchall()
+        # the member save (line 5) calls the const save (line 3), not itself; load calls io.js's load
+        assert [tuple(r) for r in lines] == [(5, "store.js", 3), (6, "io.js", 1)]
