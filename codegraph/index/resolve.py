@@ -499,7 +499,7 @@ class _Project:
             if not names:
                 continue
             if len(names) != 1:
-                return None
+                return self._agreed_type(path, source_id, names)
             return self.class_of(path, source_id, next(iter(names)))
         lang = self.lang[path]
         is_self = "." in var and var.split(".", 1)[0] in lang.self_names
@@ -516,6 +516,16 @@ class _Project:
                     held = self.member(cls.id, attr)
                     return self.value_type(held) if held is not None else None
         return None
+
+    def _agreed_type(self, path: str, source_id: str, names: set[str]) -> Node | None:
+        """Several facts for one variable where one is a callback's parameter typed by its callee
+        (``PARAM_OF``): the class when they all name the same one (``source: Observable<T>`` and a
+        callback's ``source`` typed Observable by ``operate``), else None."""
+        if len(names) > 4 or not any(n.startswith(PARAM_OF) for n in names):
+            return None
+        found = [self.class_of(path, source_id, n) for n in sorted(names)]
+        ids = {n.id if n is not None else None for n in found}
+        return found[0] if len(ids) == 1 and None not in ids else None
 
     def _inherited_type(self, cls: Node, var: str) -> Node | None:
         """The type the nearest base of ``cls`` states for ``var``, resolved in that base's file."""

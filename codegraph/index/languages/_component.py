@@ -146,8 +146,8 @@ class SingleFileComponent(EcmaScript):
         return next((stem + e for e in IMPLEMENTATION_EXTS if stem + e in project.files), found)
 
     def resolve_ref(self, project, path: str, ref: Ref) -> tuple[Node | None, str] | None:
-        if ref.args != TEMPLATE_USE:
-            return None
+        if ref.args != TEMPLATE_USE:  # the script's own calls: the ECMAScript rules (object literals…)
+            return super().resolve_ref(project, path, ref)
         head, _, rest = ref.name.partition(".")
         binding = project.bindings[path].get(head)
         target = project.binding_target(path, binding) if binding is not None else None

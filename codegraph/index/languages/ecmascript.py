@@ -416,7 +416,9 @@ class EcmaScriptExtractor(Extractor):
         name = dotted(callee) if callee is not None else None
         if not name:
             return
-        index = next(i for i, a in enumerate(args.named_children) if a == fn)
+        index = next(
+            i for i, a in enumerate(c for c in args.named_children if c.type != "comment") if a == fn
+        )
         params = fn.child_by_field_name("parameters")
         if params is None:
             single = fn.child_by_field_name("parameter")  # x => …

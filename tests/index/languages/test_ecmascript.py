@@ -454,3 +454,36 @@ def test_a_bare_call_inside_a_factory_never_means_a_member_of_the_literal_it_ret
         ).fetchall()
         # the member save (line 5) calls the const save (line 3), not itself; load calls io.js's load
         assert [tuple(r) for r in lines] == [(5, "store.js", 3), (6, "io.js", 1)]
+
+
+def test_a_callback_parameter_and_a_declared_one_of_the_same_name_and_class_agree(tmp_path):
+    # `source: Observable<number>` and operate's callback `source` (Observable by the signature)
+    with index(
+        tmp_path,
+        {
+            "obs.ts": OBSERVABLE,
+            "same.ts": "import { Observable, operate } from './obs';\n"
+            "export function same(source: Observable<number>) {\n"
+            "  source.subscribe(null);\n"
+            "  return operate((/* lifted */ source, subscriber) => subscriber.next(1));\n"
+            "}\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "same") == {
+            "obs.ts:operate",
+            "obs.ts:Observable::subscribe",
+            "obs.ts:Subscriber::next",
+        }
+
+
+def test_an_object_literal_in_a_vue_script_resolves_its_members(tmp_path):
+    with index(
+        tmp_path,
+        {
+            "Comp.vue": "<template><div/></template>\n<script>\nfunction compute() { return 1; }\n"
+            "const api = { go: compute, run() { return compute(); } };\n"
+            "export default { methods: { click() { api.go(); api.run(); } } };\n</script>\n",
+        },
+    ) as reader:
+        targets = {t for _, t in edges(reader, "calls")}
+        assert {"Comp.vue:compute", "Comp.vue:api::run"} <= targets
