@@ -89,7 +89,8 @@ class EcmaScriptExtractor(Extractor):
             while value is not None and value.type == "parenthesized_expression" and value.named_child_count:
                 value = value.named_children[0]
             if value is not None and value.type == "object":  # a factory: return { start() {…} }
-                self.returns_fact(ts, f"{RETURNED_OBJECT}{value.start_point[0] + 1}-{value.end_point[0] + 1}")
+                (l1, c1), (l2, c2) = value.start_point, value.end_point
+                self.returns_fact(ts, f"{RETURNED_OBJECT}{l1 + 1}.{c1}-{l2 + 1}.{c2}")
             else:
                 self.returned_expr(ts)
         elif capture == "export":
@@ -555,7 +556,7 @@ class EcmaScriptExtractor(Extractor):
 
 # exports key of an object literal's member that names another function (``api.go`` → ``compute``)
 FIELD = "<field>"
-# what a factory returns: an object literal on these lines (``object:12-40``)
+# what a factory returns: an object literal written there (``object:12.8-40.2``, line.column)
 RETURNED_OBJECT = "object:"
 NAME_TYPES = frozenset({"identifier", "property_identifier", "private_property_identifier", "string"})
 
@@ -784,13 +785,22 @@ class EcmaScript(LanguageModule):
 LITERAL_HOLDERS = frozenset({"constant", "variable"})
 
 
-def _returned_spans(project, fn_id: str) -> list[tuple[int, int]]:
+Position = tuple[int, int]  # (line 1-based, column in bytes)
+
+
+def _returned_spans(project, fn_id: str) -> list[tuple[Position, Position]]:
+    """Where the object literals ``fn_id`` returns are written (``object:L.C-L.C`` facts)."""
     spans = []
     for expr in project.returns.get(fn_id, ()):
         if expr.startswith(RETURNED_OBJECT):
             first, _, last = expr[len(RETURNED_OBJECT) :].partition("-")
-            spans.append((int(first), int(last)))
+            (l1, _, c1), (l2, _, c2) = first.partition("."), last.partition(".")
+            spans.append(((int(l1), int(c1 or 0)), (int(l2), int(c2 or 0))))
     return spans
+
+
+def _within(node: Node, span: tuple[Position, Position]) -> bool:
+    return span[0] <= (node.start_line, node.start_column) <= span[1]
 
 
 def _bare_past_literals(project, path: str, ref) -> tuple[Node | None, str] | None:
@@ -803,7 +813,7 @@ def _bare_past_literals(project, path: str, ref) -> tuple[Node | None, str] | No
     def members(scope) -> tuple[list[Node], list[Node]]:
         hits = project.children.get(scope.id, {}).get(ref.name, ())
         spans = _returned_spans(project, scope.id) if hits else []
-        inside = [n for n in hits if any(a <= n.start_line <= b for a, b in spans)]
+        inside = [n for n in hits if any(_within(n, span) for span in spans)]
         return [n for n in hits if n not in inside], inside
 
     if not any(members(s)[1] for s in chain):
@@ -838,11 +848,10 @@ def _made_member(project, path: str, ref, name: str) -> tuple[Node, str] | None:
     spans = _returned_spans(project, factory.id)
     if len(spans) != 1 or len(project.returns.get(factory.id, ())) != 1:
         return None
-    first, last = spans[0]
     hits = [
         n
         for n in project.children.get(factory.id, {}).get(name, ())
-        if n.kind == "function" and first <= n.start_line <= last
+        if n.kind == "function" and _within(n, spans[0])
     ]
     return (hits[-1], "return-type") if hits else None
 

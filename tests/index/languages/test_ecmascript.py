@@ -487,3 +487,13 @@ def test_an_object_literal_in_a_vue_script_resolves_its_members(tmp_path):
     ) as reader:
         targets = {t for _, t in edges(reader, "calls")}
         assert {"Comp.vue:compute", "Comp.vue:api::run"} <= targets
+
+
+def test_on_one_line_a_factorys_own_helper_is_still_no_member_of_the_literal_it_returns(tmp_path):
+    # draco's minified wrapper: function(){function f(z){…}return{resolve:f(1)}} — f is the helper
+    with index(
+        tmp_path,
+        {"w.js": "export function make(){function f(z){return z}return{resolve:f(1),go(){return f(2)}}}\n"},
+    ) as reader:
+        assert calls_from(reader, "make") == {"w.js:make::f"}
+        assert calls_from(reader, "make::go") == {"w.js:make::f"}
