@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import signal
 import sqlite3
@@ -28,12 +27,19 @@ from codegraph import __version__
 from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
 from codegraph.index import cache, incremental
-from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
+from codegraph.index.discover import (
+    DEFAULT_MAX_BYTES,
+    SourceFile,
+    content_skip_reason,
+    discover,
+    load_listings,
+    save_listings,
+)
 from codegraph.index.resolve import resolve
 from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
-from codegraph.store.db import connect_writer, damage, move_aside
+from codegraph.store.db import connect_writer, damage, known_sound, move_aside, record_sound
 from codegraph.store.reader import unresolved_by_language
 from codegraph.store.schema import EXTRACTION_VERSION
 
@@ -168,7 +174,8 @@ def index_project(
         phase: called with (phase, files it covers or None) as the run enters ``discovering``,
             ``parsing``, ``resolving`` and ``writing`` (issue 14: the terminal progress display).
         memo: keep decoded extractions in this process for the next run (for the daemon's watcher).
-        check: verify the database before answering "up to date" (``quick_check``: ≈0.25 s for a
+        check: verify the database before answering "up to date" unless it is known sound (see
+            ``store.db.known_sound``; ``quick_check``: ≈0.25 s for a
             170 MB index, so for commands a person runs, not for the watcher's syncs).
 
     Returns:
@@ -220,19 +227,26 @@ def _index_once(
     root = paths.root
     config = load_config(root)
     phase("discovering", None)
+    listed = {} if full else load_listings(paths.listings)  # a rebuild reads every directory
     found = discover(
         root,
         max_bytes=max_bytes,
         exclude=config.exclude,
         include=config.include,
         extensions=config.extensions,
+        listings=listed,
     )
+    if found.relisted or found.listings.keys() != listed.keys():
+        save_listings(paths.listings, found.listings)
     summary_phases = {"discover": time.perf_counter() - started}
+    sound = known_sound(paths.db)  # unchanged since a check passed or a sound file was written
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
+    record = False  # the file this run leaves is sound: remember it, so the next check can be skipped
     try:
         if full:  # a rebuild may not touch the damaged pages: never write over damage unseen
             _verify(conn)
+            sound = True
         cache_version = conn.execute(
             "SELECT value FROM project_metadata WHERE key = 'cgpy_cache_version'"
         ).fetchone()
@@ -283,8 +297,9 @@ def _index_once(
             and not full
             and previous_skipped == known_skipped
         ):
-            if check:
+            if check and not sound:
                 _verify(conn)
+                sound = True
             summary.changed = False
             state = conn.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone()
             if state is not None and state[0] != "complete":
@@ -304,6 +319,7 @@ def _index_once(
                         _MENTIONS[path] = (*stats[path], incremental.decode_mentions(data))
             _check_still_there(paths, identity)
             summary.seconds = time.perf_counter() - started
+            record = sound
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
         try:
@@ -325,8 +341,11 @@ def _index_once(
         except Exception:
             writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
             raise
+        record = sound
     finally:
         conn.close()
+        if record:  # after the close: its checkpoint is part of the file as left
+            record_sound(paths.db)
     _check_still_there(paths, identity)
     summary.seconds = time.perf_counter() - started
     return summary
@@ -610,6 +629,8 @@ def _parse_all(
         # fork: workers inherit loaded grammars (FACTS.md: ~1.7x on 2 cores vs 1.4x with spawn)
         # SIGINT stays blocked while the workers are forked, so a Ctrl-C before a worker has set it to
         # ignored reaches only this process (it is delivered when the mask is restored)
+        import multiprocessing  # here: a sync that parses a few files never needs it
+
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool = multiprocessing.get_context("fork").Pool(workers, _worker_start, (os.getpid(),))
