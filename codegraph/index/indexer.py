@@ -33,6 +33,7 @@ from codegraph.index.discover import (
     content_skip_reason,
     discover,
     load_listings,
+    outside_git,
     save_listings,
 )
 from codegraph.index.resolve import resolve
@@ -117,6 +118,8 @@ def _hash_file(path: str) -> str:
 
 
 def _git_head(root) -> str | None:
+    if outside_git(root):
+        return None
     try:
         proc = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, timeout=10, check=False

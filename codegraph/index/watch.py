@@ -176,6 +176,7 @@ class Watcher:
     def stop(self) -> None:
         self._stop.set()
         self._dirty.set()
+        self._urgent.set()  # ends a debounce wait
         if self._observer is not None:
             self._observer.stop()
             self._observer.join(timeout=5)
@@ -306,12 +307,13 @@ class Watcher:
             self._dirty.wait()
             if self._stop.is_set():
                 return
-            # quiet period: wait until no event for `debounce` seconds, unless a query is waiting
+            # quiet period: wait until no event for `debounce` seconds, unless a query is waiting; a
+            # query (or stop) wakes the wait at once instead of at the next 20 ms poll (issue 12)
             while not self._stop.is_set() and not self._urgent.is_set():
                 remaining = self._last_event + self.debounce - time.monotonic()
                 if remaining <= 0:
                     break
-                time.sleep(min(remaining, 0.02))
+                self._urgent.wait(remaining)
             self._dirty.clear()
             self._urgent.clear()
             with self._synced:

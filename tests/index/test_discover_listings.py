@@ -237,3 +237,34 @@ def test_listings_are_written_only_when_a_directory_was_read_again(project):
     _sync(project)
     assert os.stat(project.listings).st_mtime_ns != before
     assert discover_mod.LISTINGS_VERSION == json.loads(project.listings.read_text())["version"]
+
+
+def test_a_tree_outside_git_starts_no_git_process(tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    called = tmp_path / "git-was-called"
+    (bin_dir / "git").write_text(f"#!/bin/sh\ntouch {called}\nexit 128\n")
+    (bin_dir / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("GIT_DIR", raising=False)
+    monkeypatch.delenv("GIT_WORK_TREE", raising=False)
+    root = tmp_path / "plain"
+    root.mkdir()
+    (root / "a.py").write_text("def a():\n    pass\n")
+    summary = index_project(ProjectPaths(root.resolve()), workers=1)
+    assert summary.files == 1 and not called.exists()
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere.git"))  # git could find a repository now
+    discover(root)
+    assert called.exists()
+
+
+def test_a_project_inside_a_parent_repository_is_listed_by_git(tmp_path):
+    from tests.conftest import git
+
+    (tmp_path / "repo" / "sub").mkdir(parents=True)
+    (tmp_path / "repo" / "sub" / "a.py").write_text("def a():\n    pass\n")
+    (tmp_path / "repo" / "sub" / "ignored.py").write_text("def b():\n    pass\n")
+    (tmp_path / "repo" / ".gitignore").write_text("ignored.py\n")
+    git(tmp_path / "repo", "init", "-q")
+    found = discover(tmp_path / "repo" / "sub")
+    assert found.used_git and [f.path for f in found.files] == ["a.py"]
