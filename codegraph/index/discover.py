@@ -102,17 +102,35 @@ class Discovery:
     relisted: int = 0
 
 
-def load_listings(path: Path) -> dict[str, Listing]:
+# listings files read by this process: path → (the file's stat facts, its listings). The daemon's
+# watcher syncs again and again; parsing Django's 300 KB file cost each sync 10-20 ms.
+_READ: dict[str, tuple[tuple[int, int, int, int], dict[str, Listing]]] = {}
+
+
+def load_listings(path: Path, *, keep: bool = False) -> dict[str, Listing]:
     """The listings a previous walk saved at ``path`` (see :func:`save_listings`); empty when the file
-    is missing, unreadable or of another version (the walk then reads every directory)."""
+    is missing, unreadable or of another version (the walk then reads every directory).
+
+    Args:
+        keep: remember them in this process and, while the file is unchanged, answer from memory
+            (the caller must not modify the dict it gets).
+    """
     try:
+        st = os.stat(path)
+        facts = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        hit = _READ.get(str(path))
+        if hit is not None and hit[0] == facts:
+            return hit[1]
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
         if data.get("version") != LISTINGS_VERSION:
             return {}
-        return {rel: (v[0], v[1], v[2], v[3], v[4]) for rel, v in data["dirs"].items()}
+        listings = {rel: (v[0], v[1], v[2], v[3], v[4]) for rel, v in data["dirs"].items()}
     except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
         return {}
+    if keep:
+        _READ[str(path)] = (facts, listings)
+    return listings
 
 
 def save_listings(path: Path, listings: dict[str, Listing]) -> None:

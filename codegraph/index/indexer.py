@@ -230,7 +230,7 @@ def _index_once(
     root = paths.root
     config = load_config(root)
     phase("discovering", None)
-    listed = {} if full else load_listings(paths.listings)  # a rebuild reads every directory
+    listed = {} if full else load_listings(paths.listings, keep=memo)  # a rebuild reads every directory
     found = discover(
         root,
         max_bytes=max_bytes,

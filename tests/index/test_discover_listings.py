@@ -268,3 +268,13 @@ def test_a_project_inside_a_parent_repository_is_listed_by_git(tmp_path):
     git(tmp_path / "repo", "init", "-q")
     found = discover(tmp_path / "repo" / "sub")
     assert found.used_git and [f.path for f in found.files] == ["a.py"]
+
+
+def test_a_kept_listings_file_is_parsed_again_only_after_it_was_replaced(project):
+    first = load_listings(project.listings, keep=True)
+    assert load_listings(project.listings, keep=True) is first
+    (project.root / "docs" / "new.txt").write_text("x\n")
+    _settle()
+    index_project(project, workers=1, memo=True)
+    again = load_listings(project.listings, keep=True)
+    assert again is not first and again["docs/"][3] == ["new.txt", "notes.txt"]
