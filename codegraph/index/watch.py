@@ -76,7 +76,8 @@ def watch_decision(
 
 def relevant(root: Path, path: str, extensions: dict[str, str] | None = None) -> bool:
     """Would a change at ``path`` (absolute) matter to the index? ``extensions``: the project's
-    ``codegraph.json`` map over the built-in one; a change to ``codegraph.json`` itself matters."""
+    ``codegraph.json`` map over the built-in one; a change to ``codegraph.json`` itself matters, and
+    one to a ``.gitignore`` (issue 12: an edited rule waited for the next source edit)."""
     try:
         rel = Path(path).relative_to(root).as_posix()
     except ValueError:
@@ -86,6 +87,8 @@ def relevant(root: Path, path: str, extensions: dict[str, str] | None = None) ->
     parts = rel.split("/")
     if parts[0] == DIR_NAME or any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
         return False
+    if parts[-1] == ".gitignore":  # its rules decide which files are indexed
+        return True
     try:
         return language_for(rel, extensions) is not None
     except ConfigUnparsable:  # an unknown label: the sync this triggers reports it
