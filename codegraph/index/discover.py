@@ -409,6 +409,30 @@ def discover(
     return result
 
 
+def restat(previous: Discovery, root: Path, changed: set[str], max_bytes: int) -> Discovery | None:
+    """``previous`` with the size and mtime of the ``changed`` files (relative paths) read again: what
+    :func:`discover` would find when nothing but those files' contents changed since ``previous`` was
+    made (the daemon's watcher knows, issue 12). None when that cannot be answered this way: a changed
+    path that was not one of ``previous``'s files, or one that is no longer a plain regular file within
+    the size limit."""
+    known = {f.path: i for i, f in enumerate(previous.files)}
+    files = list(previous.files)
+    base = str(root)
+    for rel in changed:
+        i = known.get(rel)
+        if i is None:
+            return None
+        try:
+            st = os.lstat(f"{base}/{rel}")
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return None
+        old = files[i]
+        files[i] = SourceFile(rel, st.st_size, st.st_mtime_ns, old.language, old.grammar)
+    return Discovery(files, dict(previous.skipped), previous.used_git, previous.listings, 0)
+
+
 def _default_ignored(root: Path, rel: str, tracked: set[str] | None) -> bool:
     """Whether a default-ignored directory name on ``rel``'s path hides it: always for names like
     node_modules or .venv; for build-output names only where they hold build output (not tracked by

@@ -19,7 +19,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -29,11 +29,13 @@ from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, Proj
 from codegraph.index import cache, incremental
 from codegraph.index.discover import (
     DEFAULT_MAX_BYTES,
+    Discovery,
     SourceFile,
     content_skip_reason,
     discover,
     load_listings,
     outside_git,
+    restat,
     save_listings,
 )
 from codegraph.index.resolve import resolve
@@ -52,6 +54,9 @@ CONTENT_SKIPS = frozenset({"binary", "minified"})  # reasons that hold until the
 # size and mtime match the cache row being reused.
 _MEMO: dict[str, tuple[int, int, object]] = {}
 _MENTIONS: dict[str, tuple[int, int, frozenset[str]]] = {}  # the same, for incremental.mentions
+# The last discovery of each root in this process, with the rules it applied (memo runs only): a
+# sync told which files alone changed since re-stats them instead (``index_project(changed=…)``).
+_DISCOVERED: dict[str, tuple[tuple, Discovery]] = {}
 # An incremental sync re-resolves at most this share of the files (or this many); beyond, resolving
 # everything costs about the same and needs no bookkeeping.
 INCREMENTAL_MAX_SHARE = 0.5
@@ -162,6 +167,7 @@ def index_project(
     memo: bool = False,
     check: bool = False,
     phase: Callable[[str, int | None], None] | None = None,
+    changed: Iterable[str] | None = None,
 ) -> IndexSummary:
     """Build or update the index of ``paths.root``.
 
@@ -177,6 +183,10 @@ def index_project(
         phase: called with (phase, files it covers or None) as the run enters ``discovering``,
             ``parsing``, ``resolving`` and ``writing`` (issue 14: the terminal progress display).
         memo: keep decoded extractions in this process for the next run (for the daemon's watcher).
+        changed: with ``memo``, the caller (the daemon's watcher) knows that since this process's
+            last run nothing changed on disk but the contents of these files (relative paths): their
+            stat is read again instead of walking the tree (``discover.restat``; it walks when it
+            cannot tell).
         check: verify the database before answering "up to date" unless it is known sound (see
             ``store.db.known_sound``; ``quick_check``: ≈0.25 s for a
             170 MB index, so for commands a person runs, not for the watcher's syncs).
@@ -196,6 +206,7 @@ def index_project(
         progress=progress,
         memo=memo,
         phase=phase or (lambda name, count: None),
+        changed=changed,
     )
     try:
         return index_once(full=full, check=check)
@@ -224,23 +235,30 @@ def _index_once(
     memo: bool,
     check: bool,
     phase: Callable[[str, int | None], None],
+    changed: Iterable[str] | None = None,
 ) -> IndexSummary:
     started = time.perf_counter()
     ensure_codegraph_dir(paths)
     root = paths.root
     config = load_config(root)
     phase("discovering", None)
-    listed = {} if full else load_listings(paths.listings, keep=memo)  # a rebuild reads every directory
-    found = discover(
-        root,
-        max_bytes=max_bytes,
-        exclude=config.exclude,
-        include=config.include,
-        extensions=config.extensions,
-        listings=listed,
-    )
-    if found.relisted or found.listings.keys() != listed.keys():
-        save_listings(paths.listings, found.listings)
+    rules = (config.exclude, config.include, sorted((config.extensions or {}).items()), max_bytes)
+    known = _DISCOVERED.get(str(root)) if memo and changed is not None and not full else None
+    found = restat(known[1], root, set(changed or ()), max_bytes) if known and known[0] == rules else None
+    if found is None:
+        listed = {} if full else load_listings(paths.listings, keep=memo)  # a rebuild reads every directory
+        found = discover(
+            root,
+            max_bytes=max_bytes,
+            exclude=config.exclude,
+            include=config.include,
+            extensions=config.extensions,
+            listings=listed,
+        )
+        if found.relisted or found.listings.keys() != listed.keys():
+            save_listings(paths.listings, found.listings)
+    if memo:
+        _DISCOVERED[str(root)] = (rules, found)
     summary_phases = {"discover": time.perf_counter() - started}
     sound = known_sound(paths.db)  # unchanged since a check passed or a sound file was written
     conn = connect_writer(paths.db)

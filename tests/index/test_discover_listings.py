@@ -278,3 +278,31 @@ def test_a_kept_listings_file_is_parsed_again_only_after_it_was_replaced(project
     index_project(project, workers=1, memo=True)
     again = load_listings(project.listings, keep=True)
     assert again is not first and again["docs/"][3] == ["new.txt", "notes.txt"]
+
+
+def test_a_sync_told_which_files_were_written_parses_them_without_walking(project, monkeypatch):
+    index_project(project, workers=1, memo=True)  # this process's last discovery
+    walks = []
+    real = indexer.discover
+    monkeypatch.setattr(indexer, "discover", lambda *a, **k: (walks.append(1), real(*a, **k))[1])
+    (project.root / "pkg" / "a.py").write_text("def alpha():\n    return 1\n\ndef written():\n    pass\n")
+    summary = index_project(project, workers=1, memo=True, changed={"pkg/a.py"})
+    assert walks == [] and summary.parsed == 1 and "written" in _names(project)
+    assert index_project(project, workers=1, memo=True, changed=set()).changed is False and walks == []
+
+
+def test_a_sync_told_of_a_file_it_does_not_know_walks_the_tree_instead(project, monkeypatch):
+    index_project(project, workers=1, memo=True)
+    (project.root / "pkg" / "a.py").unlink()
+    (project.root / "pkg" / "new.py").write_text("def newer():\n    pass\n")
+    summary = index_project(project, workers=1, memo=True, changed={"pkg/a.py"})  # gone: walk
+    assert summary.removed == 1 and _files(project) == {"pkg/__init__.py", "pkg/new.py", "pkg/sub/b.py"}
+    summary = index_project(project, workers=1, memo=True, changed={"pkg/made.gen.py"})  # ignored: walk
+    assert summary.changed is False
+
+
+def test_a_sync_told_of_writes_walks_when_the_rules_changed_since_its_last_walk(project):
+    index_project(project, workers=1, memo=True)
+    (project.root / "codegraph.json").write_text(json.dumps({"exclude": ["pkg/sub/"]}))
+    index_project(project, workers=1, memo=True, changed=set())
+    assert "pkg/sub/b.py" not in _files(project)

@@ -253,3 +253,34 @@ def test_a_query_sees_a_new_file_in_an_old_directory_a_deletion_and_an_edited_gi
             assert "shop/views.py" not in {row[0] for row in r.conn.execute("SELECT path FROM files")}
     finally:
         watcher.stop()
+
+
+def test_a_sync_after_writes_alone_is_told_which_files_and_any_other_change_walks(tmp_path, monkeypatch):
+    """Issue 12: the watcher hands the sync the files whose content alone changed; a created file (or a
+    move, a delete, a directory) makes it walk, and so does the periodic full walk."""
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    told: list[frozenset[str] | None] = []
+    watcher = Watcher(paths, debounce=30.0, sync=lambda: told.append(watcher.written))
+    watcher.start()
+    try:
+        assert watcher.wait_caught_up(10) and told == [None]  # the catch-up walks
+
+        def change(action) -> None:
+            seen = watcher._event_number
+            action()
+            assert eventually(lambda: watcher._event_number > seen, 5)
+            time.sleep(0.1)  # the close that follows the write
+            assert watcher.flush(10)
+
+        views = root / "shop" / "views.py"
+        change(lambda: views.write_text(views.read_text() + "\n# one more line\n"))
+        assert told[-1] == frozenset({"shop/views.py"})
+        change(lambda: (root / "shop" / "new.py").write_text("x = 1\n"))
+        assert told[-1] is None
+        monkeypatch.setattr("codegraph.index.watch.FULL_SCAN_SECONDS", 0.0)
+        change(lambda: views.write_text(views.read_text() + "\n# and another\n"))
+        assert told[-1] is None
+    finally:
+        watcher.stop()
