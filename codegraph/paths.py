@@ -48,6 +48,12 @@ class ProjectPaths:
         return self.dir / "index.lock"
 
     @property
+    def listings(self) -> Path:
+        """The directory listings of the last walk (``codegraph.index.discover``): a sync re-reads only
+        the directories changed since."""
+        return self.dir / "listings.json"
+
+    @property
     def daemon_socket(self) -> Path:
         """The daemon's Unix socket: in ``.codegraph/`` when the path fits ``sun_path`` (107 bytes),
         else a short path under the temp dir keyed by a hash of the root."""

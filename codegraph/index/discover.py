@@ -9,16 +9,21 @@ skip is recorded with its reason so an empty answer can say why.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import stat
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from codegraph.index.languages import is_manifest, language_for, unsupported_language
 from codegraph.index.sensitive import is_secret
+
+if TYPE_CHECKING:
+    import pathspec
 
 DEFAULT_IGNORED_DIRS = frozenset(
     {
@@ -72,6 +77,20 @@ class SourceFile:
     grammar: str
 
 
+# One directory as a walk saw it: (st_ino, st_mtime_ns, st_ctime_ns, file names, directory names),
+# names sorted. Adding, removing or renaming an entry changes the directory's mtime and ctime, so a
+# directory whose three stat facts are unchanged holds the same names; ctime cannot be set back (utime
+# sets it to now) and the inode tells a replaced directory apart.
+Listing = tuple[int, int, int, list[str], list[str]]
+LISTINGS_VERSION = 1
+# A listing is kept only when the directory's last change is older than this at the time of listing:
+# an entry added within the same timestamp tick just after the listing would leave the times unchanged
+# (git's "racily clean" problem). Timestamps on a whole second mean a coarse filesystem (FAT, HFS+, some
+# network mounts): 2 s there; else 100 ms, well above a kernel tick (≤ 10 ms).
+RACY_NS = 100_000_000
+RACY_COARSE_NS = 2_000_000_000
+
+
 @dataclass
 class Discovery:
     files: list[SourceFile] = field(default_factory=list)
@@ -79,10 +98,112 @@ class Discovery:
     used_git: bool = False
     # files a language's resolution reads besides sources (LanguageModule.manifests): path -> (size, mtime_ns)
     manifests: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # the directory listings of this walk (none from git), relative directory ("" the root, else
+    # "a/b/") → Listing; ``relisted`` directories were read from disk, the others' listings reused
+    listings: dict[str, Listing] = field(default_factory=dict)
+    relisted: int = 0
+
+
+# listings files read by this process: path → (the file's stat facts, its listings). The daemon's
+# watcher syncs again and again; parsing Django's 300 KB file cost each sync 10-20 ms.
+_READ: dict[str, tuple[tuple[int, int, int, int], dict[str, Listing]]] = {}
+
+
+def load_listings(path: Path, *, keep: bool = False) -> dict[str, Listing]:
+    """The listings a previous walk saved at ``path`` (see :func:`save_listings`); empty when the file
+    is missing, unreadable or of another version (the walk then reads every directory).
+
+    Args:
+        keep: remember them in this process and, while the file is unchanged, answer from memory
+            (the caller must not modify the dict it gets).
+    """
+    try:
+        st = os.stat(path)
+        facts = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        hit = _READ.get(str(path))
+        if hit is not None and hit[0] == facts:
+            return hit[1]
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        if data.get("version") != LISTINGS_VERSION:
+            return {}
+        listings = {rel: (v[0], v[1], v[2], v[3], v[4]) for rel, v in data["dirs"].items()}
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return {}
+    if keep:
+        _READ[str(path)] = (facts, listings)
+    return listings
+
+
+def save_listings(path: Path, listings: dict[str, Listing]) -> None:
+    """Write ``listings`` to ``path`` whole or not at all (a temp file replaced into place); a failure
+    to write is ignored: the next walk reads every directory again."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"version": LISTINGS_VERSION, "dirs": listings}, fh, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _list_dir(directory: str, rel_dir: str, before: dict[str, Listing], result: Discovery) -> Listing:
+    """The entries of ``directory`` (file names, directory names; symlinks count as files, as
+    ``is_dir(follow_symlinks=False)`` says): the listing in ``before`` when the directory's inode, mtime
+    and ctime are the ones it was taken at, else read from disk. Kept in ``result.listings`` when it
+    can be trusted next time (see RACY_NS)."""
+    now = time.time_ns()
+    try:
+        st = os.stat(directory)
+    except OSError:
+        return (0, 0, 0, [], [])
+    old = before.get(rel_dir)
+    if old is not None and old[:3] == (st.st_ino, st.st_mtime_ns, st.st_ctime_ns):
+        result.listings[rel_dir] = old
+        return old
+    result.relisted += 1
+    files: list[str] = []
+    dirs: list[str] = []
+    trusted = True
+    try:
+        with os.scandir(directory) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        entries, trusted = [], False
+    for entry in entries:
+        try:
+            (dirs if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
+        except OSError:
+            trusted = False
+    changed = max(st.st_mtime_ns, st.st_ctime_ns)
+    racy = RACY_COARSE_NS if changed % 1_000_000_000 == 0 else RACY_NS
+    listing = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns, files, dirs)
+    if trusted and now - changed > racy:
+        result.listings[rel_dir] = listing
+    return listing
+
+
+def outside_git(root: Path) -> bool:
+    """True when git cannot find a repository for ``root``: no ``GIT_DIR`` or ``GIT_WORK_TREE`` in the
+    environment and no ``.git`` in ``root`` or above it, the only places git looks. Spares a ``git``
+    process that can only fail (~10 ms of each sync outside git, two per sync, issue 12)."""
+    if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
+        return False
+    here = os.path.abspath(root)
+    while True:
+        if os.path.lexists(os.path.join(here, ".git")):
+            return False
+        parent = os.path.dirname(here)
+        if parent == here:
+            return True
+        here = parent
 
 
 def _git_candidates(root: Path) -> tuple[list[str], set[str]] | None:
     """(tracked and untracked-not-ignored paths, the tracked ones), or None outside a git checkout."""
+    if outside_git(root):
+        return None
     try:
         proc = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "-t", "-co", "--exclude-standard"],
@@ -109,17 +230,53 @@ def _holds_build_output(root: Path, rel_dir: str) -> bool:
     return not (root / rel_dir / "__init__.py").is_file()
 
 
+def _gitignore_spec(lines):
+    """A gitignore-style spec of ``lines``; pathspec is imported here, when a project has a rule, not
+    on every sync's start-up (15 ms of a no-change ``codegraph sync``, issue 12)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _classifier(extensions: dict[str, str] | None):
+    """``classify(name)`` → (``language_for``, ``unsupported_language``) of a file name, worked out once
+    per suffix: both depend only on the name from its first dot after the start (``a.d.ts`` →
+    ``.d.ts``), and a project has few of those (Django: ~7,000 lookups, 40 suffixes)."""
+    memo: dict[str, tuple[tuple[str, str] | None, str | None]] = {}
+    none = (None, None)
+
+    def classify(name: str) -> tuple[tuple[str, str] | None, str | None]:
+        dot = name.find(".", 1)
+        if dot == -1:
+            return none
+        key = name[dot:].lower()
+        hit = memo.get(key)
+        if hit is None:
+            sample = "x" + key
+            hit = memo[key] = (language_for(sample, extensions), unsupported_language(sample, extensions))
+        return hit
+
+    return classify
+
+
 def _walk_candidates(
     root: Path,
     *,
     walk_build_dirs: bool = False,
     extensions: dict[str, str] | None = None,
     pruned: list[str] | None = None,
+    before: dict[str, Listing] | None = None,
+    result: Discovery | None = None,
 ) -> list[str]:
     """Walk ``root`` honouring nested .gitignore files; never follows directory symlinks. Build-output
-    and vendored directories left out by name are appended to ``pruned`` (``dist/``)."""
+    and vendored directories left out by name are appended to ``pruned`` (``dist/``). Directory
+    listings come from ``before`` where the directory is unchanged (see :func:`_list_dir`); every rule
+    (.gitignore contents, ``extensions``, build directories) is applied afresh to them."""
     out: list[str] = []
     specs: list[tuple[str, pathspec.PathSpec]] = []  # (dir prefix, spec) active for the current walk
+    before = before or {}
+    result = result if result is not None else Discovery()
+    classify = _classifier(extensions)
 
     def ignored(rel: str, is_dir: bool) -> bool:
         hit = False
@@ -127,54 +284,42 @@ def _walk_candidates(
             if prefix and not rel.startswith(prefix):
                 continue
             sub = rel[len(prefix) :] + ("/" if is_dir else "")
-            result = spec.check_file(sub)
-            if result.include is not None:
-                hit = bool(result.include)
+            found = spec.check_file(sub)
+            if found.include is not None:
+                hit = bool(found.include)
         return hit
 
     def walk(directory: str, rel_dir: str) -> None:
-        gi = os.path.join(directory, ".gitignore")
+        _, _, _, files, dirs = _list_dir(directory, rel_dir, before, result)
         pushed = False
-        if os.path.isfile(gi):
+        if ".gitignore" in files:  # read every time: an edit in place leaves the directory unchanged
             try:
-                with open(gi, encoding="utf-8", errors="replace") as fh:
-                    specs.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(fh.read().splitlines())))
+                with open(f"{directory}/.gitignore", encoding="utf-8", errors="replace") as fh:
+                    specs.append((rel_dir, _gitignore_spec(fh.read().splitlines())))
                 pushed = True
             except (OSError, ValueError):
                 pass
-        try:
-            with os.scandir(directory) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            entries = []
-        for entry in entries:
-            rel = f"{rel_dir}{entry.name}"
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-            except OSError:
+        for name in dirs:
+            rel = f"{rel_dir}{name}"
+            if specs and ignored(rel, True):
                 continue
-            if is_dir:
-                if ignored(rel, True):
-                    continue
-                if entry.name in DEFAULT_IGNORED_DIRS and not (
-                    entry.name in BUILD_OUTPUT_DIRS
-                    and (walk_build_dirs or not _holds_build_output(root, rel))
-                ):
-                    if pruned is not None and entry.name in BUILD_OUTPUT_DIRS:
-                        pruned.append(rel + "/")
-                    continue
-                walk(entry.path, rel + "/")
-            elif (
-                language_for(entry.name, extensions) is not None
-                or unsupported_language(entry.name, extensions) is not None
-                or is_manifest(entry.name)
-            ) and not ignored(rel, False):
-                out.append(rel)
+            if name in DEFAULT_IGNORED_DIRS and not (
+                name in BUILD_OUTPUT_DIRS and (walk_build_dirs or not _holds_build_output(root, rel))
+            ):
+                if pruned is not None and name in BUILD_OUTPUT_DIRS:
+                    pruned.append(rel + "/")
+                continue
+            walk(f"{directory}/{name}", rel + "/")
+        for name in files:
+            if (classify(name) != (None, None) or is_manifest(name)) and not (
+                specs and ignored(f"{rel_dir}{name}", False)
+            ):
+                out.append(f"{rel_dir}{name}")
         if pushed:
             specs.pop()
 
     walk(str(root), "")
-    return out
+    return sorted(out)
 
 
 def discover(
@@ -184,6 +329,7 @@ def discover(
     exclude: tuple[str, ...] = (),
     include: tuple[str, ...] = (),
     extensions: dict[str, str] | None = None,
+    listings: dict[str, Listing] | None = None,
 ) -> Discovery:
     """List the source files under ``root`` to index and the skipped ones with reasons.
 
@@ -192,6 +338,9 @@ def discover(
         include: gitignore-style patterns indexed even under a default-ignored directory name
             (``codegraph.json`` ``include``); ``exclude`` still wins.
         extensions: ``codegraph.json`` ``extensions`` ({".inc": "php"}) over the built-in map.
+        listings: directory listings of an earlier walk (``Discovery.listings``): outside git, a
+            directory whose stat facts are unchanged is not read again (issue 12: a no-change sync
+            re-read ~2,400 directories of Django). Files are always stat'ed afresh.
 
     Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
     ``excluded by codegraph.json``, ``symlink outside root``, ``not a regular file``,
@@ -200,14 +349,19 @@ def discover(
     """
     root = root.resolve()
     result = Discovery()
-    excluded = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
-    included = pathspec.GitIgnoreSpec.from_lines(include) if include else None
+    excluded = _gitignore_spec(exclude) if exclude else None
+    included = _gitignore_spec(include) if include else None
     from_git = _git_candidates(root)
     result.used_git = from_git is not None
     if from_git is None:
         pruned: list[str] = []
         candidates = _walk_candidates(
-            root, walk_build_dirs=included is not None, extensions=extensions, pruned=pruned
+            root,
+            walk_build_dirs=included is not None,
+            extensions=extensions,
+            pruned=pruned,
+            before=listings,
+            result=result,
         )
         tracked = None
         # said, not silent: a package whose sources are its dist/ would otherwise look nearly empty
@@ -216,13 +370,14 @@ def discover(
     else:
         candidates, tracked = from_git
     seen: set[str] = set()
+    base = str(root)
+    classify = _classifier(extensions)
     for rel in candidates:
-        lang = language_for(rel, extensions)
+        lang, other = classify(rel.rsplit("/", 1)[-1])
         if lang is None and is_manifest(rel.rsplit("/", 1)[-1]):
             _add_manifest(result, root, rel, tracked, excluded, max_bytes)
             continue
         if lang is None:
-            other = unsupported_language(rel, extensions)
             if other is not None and not is_secret(rel) and not _default_ignored(root, rel, tracked):
                 if excluded is None or not excluded.match_file(rel):
                     result.skipped[rel] = f"language not supported yet ({other})"
@@ -236,11 +391,10 @@ def discover(
         if _default_ignored(root, rel, tracked) and not (included is not None and included.match_file(rel)):
             result.skipped[rel] = "ignored directory"
             continue
-        absolute = root / rel
         try:
-            st = absolute.lstat()
+            st = os.lstat(f"{base}/{rel}")
             if stat.S_ISLNK(st.st_mode):
-                target = absolute.resolve()
+                target = (root / rel).resolve()
                 if target != root and root not in target.parents:
                     result.skipped[rel] = "symlink outside root"
                     continue
@@ -279,6 +433,37 @@ def _add_manifest(result: Discovery, root: Path, rel: str, tracked, excluded, ma
         return
     if stat.S_ISREG(st.st_mode) and st.st_size <= max_bytes:
         result.manifests[rel] = (st.st_size, st.st_mtime_ns)
+
+
+def restat(previous: Discovery, root: Path, changed: set[str], max_bytes: int) -> Discovery | None:
+    """``previous`` with the size and mtime of the ``changed`` files (relative paths) read again: what
+    :func:`discover` would find when nothing but those files' contents changed since ``previous`` was
+    made (the daemon's watcher knows, issue 12). None when that cannot be answered this way: a changed
+    path that was not one of ``previous``'s files, or one that is no longer a plain regular file within
+    the size limit."""
+    known = {f.path: i for i, f in enumerate(previous.files)}
+    files = list(previous.files)
+    base = str(root)
+    for rel in changed:
+        i = known.get(rel)
+        if i is None:
+            return None
+        try:
+            st = os.lstat(f"{base}/{rel}")
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return None
+        old = files[i]
+        files[i] = SourceFile(rel, st.st_size, st.st_mtime_ns, old.language, old.grammar)
+    return Discovery(
+        files,
+        dict(previous.skipped),
+        previous.used_git,
+        manifests=dict(previous.manifests),
+        listings=previous.listings,
+        relisted=0,
+    )
 
 
 def _default_ignored(root: Path, rel: str, tracked: set[str] | None) -> bool:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -28,12 +27,22 @@ from codegraph import __version__
 from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
 from codegraph.index import cache, incremental
-from codegraph.index.discover import DEFAULT_MAX_BYTES, SourceFile, content_skip_reason, discover
+from codegraph.index.discover import (
+    DEFAULT_MAX_BYTES,
+    Discovery,
+    SourceFile,
+    content_skip_reason,
+    discover,
+    load_listings,
+    outside_git,
+    restat,
+    save_listings,
+)
 from codegraph.index.resolve import resolve
 from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
-from codegraph.store.db import connect_writer, damage, move_aside
+from codegraph.store.db import connect_writer, damage, known_sound, move_aside, record_sound
 from codegraph.store.reader import unresolved_by_language
 from codegraph.store.schema import EXTRACTION_VERSION
 
@@ -45,6 +54,9 @@ CONTENT_SKIPS = frozenset({"binary", "minified"})  # reasons that hold until the
 # size and mtime match the cache row being reused.
 _MEMO: dict[str, tuple[int, int, object]] = {}
 _MENTIONS: dict[str, tuple[int, int, frozenset[str]]] = {}  # the same, for incremental.mentions
+# The last discovery of each root in this process, with the rules it applied (memo runs only): a
+# sync told which files alone changed since re-stats them instead (``index_project(changed=…)``).
+_DISCOVERED: dict[str, tuple[tuple, Discovery]] = {}
 # An incremental sync re-resolves at most this share of the files (or this many); beyond, resolving
 # everything costs about the same and needs no bookkeeping.
 INCREMENTAL_MAX_SHARE = 0.5
@@ -111,6 +123,8 @@ def _hash_file(path: str) -> str:
 
 
 def _git_head(root) -> str | None:
+    if outside_git(root):
+        return None
     try:
         proc = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, timeout=10, check=False
@@ -153,6 +167,7 @@ def index_project(
     memo: bool = False,
     check: bool = False,
     phase: Callable[[str, int | None], None] | None = None,
+    changed: Iterable[str] | None = None,
 ) -> IndexSummary:
     """Build or update the index of ``paths.root``.
 
@@ -168,7 +183,12 @@ def index_project(
         phase: called with (phase, files it covers or None) as the run enters ``discovering``,
             ``parsing``, ``resolving`` and ``writing`` (issue 14: the terminal progress display).
         memo: keep decoded extractions in this process for the next run (for the daemon's watcher).
-        check: verify the database before answering "up to date" (``quick_check``: ≈0.25 s for a
+        changed: with ``memo``, the caller (the daemon's watcher) knows that since this process's
+            last run nothing changed on disk but the contents of these files (relative paths): their
+            stat is read again instead of walking the tree (``discover.restat``; it walks when it
+            cannot tell).
+        check: verify the database before answering "up to date" unless it is known sound (see
+            ``store.db.known_sound``; ``quick_check``: ≈0.25 s for a
             170 MB index, so for commands a person runs, not for the watcher's syncs).
 
     Returns:
@@ -186,6 +206,7 @@ def index_project(
         progress=progress,
         memo=memo,
         phase=phase or (lambda name, count: None),
+        changed=changed,
     )
     try:
         return index_once(full=full, check=check)
@@ -214,26 +235,40 @@ def _index_once(
     memo: bool,
     check: bool,
     phase: Callable[[str, int | None], None],
+    changed: Iterable[str] | None = None,
 ) -> IndexSummary:
     started = time.perf_counter()
     ensure_codegraph_dir(paths)
     root = paths.root
     config = load_config(root)
     phase("discovering", None)
-    found = discover(
-        root,
-        max_bytes=max_bytes,
-        exclude=config.exclude,
-        include=config.include,
-        extensions=config.extensions,
-    )
+    rules = (config.exclude, config.include, sorted((config.extensions or {}).items()), max_bytes)
+    known = _DISCOVERED.get(str(root)) if memo and changed is not None and not full else None
+    found = restat(known[1], root, set(changed or ()), max_bytes) if known and known[0] == rules else None
+    if found is None:
+        listed = {} if full else load_listings(paths.listings, keep=memo)  # a rebuild reads every directory
+        found = discover(
+            root,
+            max_bytes=max_bytes,
+            exclude=config.exclude,
+            include=config.include,
+            extensions=config.extensions,
+            listings=listed,
+        )
+        if found.relisted or found.listings.keys() != listed.keys():
+            save_listings(paths.listings, found.listings)
+    if memo:
+        _DISCOVERED[str(root)] = (rules, found)
     summary_phases = {"discover": time.perf_counter() - started}
     manifests = _read_manifests(root, found.manifests)
+    sound = known_sound(paths.db)  # unchanged since a check passed or a sound file was written
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
+    record = False  # the file this run leaves is sound: remember it, so the next check can be skipped
     try:
         if full:  # a rebuild may not touch the damaged pages: never write over damage unseen
             _verify(conn)
+            sound = True
         cache_version = conn.execute(
             "SELECT value FROM project_metadata WHERE key = 'cgpy_cache_version'"
         ).fetchone()
@@ -286,8 +321,9 @@ def _index_once(
             and previous_skipped == known_skipped
             and not manifest_reason
         ):
-            if check:
+            if check and not sound:
                 _verify(conn)
+                sound = True
             summary.changed = False
             state = conn.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone()
             if state is not None and state[0] != "complete":
@@ -307,6 +343,7 @@ def _index_once(
                         _MENTIONS[path] = (*stats[path], incremental.decode_mentions(data))
             _check_still_there(paths, identity)
             summary.seconds = time.perf_counter() - started
+            record = sound
             return summary
         writer.set_metadata(conn, {"index_state": "indexing"})
         try:
@@ -330,8 +367,11 @@ def _index_once(
         except Exception:
             writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
             raise
+        record = sound
     finally:
         conn.close()
+        if record:  # after the close: its checkpoint is part of the file as left
+            record_sound(paths.db)
     _check_still_there(paths, identity)
     summary.seconds = time.perf_counter() - started
     return summary
@@ -658,6 +698,8 @@ def _parse_all(
         # fork: workers inherit loaded grammars (FACTS.md: ~1.7x on 2 cores vs 1.4x with spawn)
         # SIGINT stays blocked while the workers are forked, so a Ctrl-C before a worker has set it to
         # ignored reaches only this process (it is delivered when the mask is restored)
+        import multiprocessing  # here: a sync that parses a few files never needs it
+
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool = multiprocessing.get_context("fork").Pool(workers, _worker_start, (os.getpid(),))

@@ -64,6 +64,10 @@ SECRET_NAME_GLOBS: tuple[str, ...] = (
     "service-account*.json",
 )
 
+# the globs as one pattern: one match per file instead of one per glob (a tenth of discovery's time on
+# Django went to 46 fnmatch calls per file, issue 12)
+_SECRET_NAME = re.compile("|".join(fnmatch.translate(glob) for glob in SECRET_NAME_GLOBS))
+
 # ``.env`` variants that are documentation of the variables, not the values: summarised like config.
 ENV_TEMPLATE_SUFFIXES: tuple[str, ...] = (".example", ".sample", ".template", ".dist", ".defaults")
 
@@ -107,7 +111,7 @@ def is_secret(path: str) -> bool:
     name = parts[-1].lower()
     if _is_env_template(name):
         return False
-    return any(fnmatch.fnmatchcase(name, glob) for glob in SECRET_NAME_GLOBS)
+    return _SECRET_NAME.match(name) is not None
 
 
 def config_format(path: str) -> str | None:

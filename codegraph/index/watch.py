@@ -8,6 +8,9 @@
   tree (grep, find, git status, an agent's Read) costs the daemon nothing.
 - A burst of events becomes one sync after ``debounce`` seconds of quiet (default 2 s,
   ``CODEGRAPH_WATCH_DEBOUNCE_MS``, 100 ms–60 s); events during a sync cause one more.
+- A sync after nothing but writes to known files re-stats those files instead of walking the tree
+  (issue 12); anything else (a create, delete or move, a directory, a rule, partial watching, a
+  failed sync) walks, and so does a sync a minute after the last walk, for events the OS dropped.
 - ``catch_up()`` reconciles with disk when the daemon opens an index; callers may wait for it
   (``wait_caught_up``) before the first answer.
 - Off by default on WSL2 for projects under ``/mnt/<drive>`` (inotify misses Windows-side edits);
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("codegraph.watch")
 DEFAULT_DEBOUNCE = 2.0
 DEFAULT_MAX_WATCHES = 8192
+FULL_SCAN_SECONDS = 60.0
 
 
 def debounce_seconds(env: dict[str, str] | None = None) -> float:
@@ -77,7 +81,8 @@ def watch_decision(
 def relevant(root: Path, path: str, extensions: dict[str, str] | None = None) -> bool:
     """Would a change at ``path`` (absolute) matter to the index? ``extensions``: the project's
     ``codegraph.json`` map over the built-in one; a change to ``codegraph.json`` itself matters, and
-    so does one to a manifest a language reads (``LanguageModule.manifests``)."""
+    so does one to a manifest a language reads (``LanguageModule.manifests``) and one to a ``.gitignore``
+    (issue 12: an edited rule waited for the next source edit)."""
     try:
         rel = Path(path).relative_to(root).as_posix()
     except ValueError:
@@ -87,7 +92,7 @@ def relevant(root: Path, path: str, extensions: dict[str, str] | None = None) ->
     parts = rel.split("/")
     if parts[0] == DIR_NAME or any(p in DEFAULT_IGNORED_DIRS for p in parts[:-1]):
         return False
-    if is_manifest(parts[-1]):
+    if parts[-1] == ".gitignore" or is_manifest(parts[-1]):  # rules deciding what is indexed, how it resolves
         return True
     try:
         return language_for(rel, extensions) is not None
@@ -164,6 +169,13 @@ class Watcher:
         self._synced = threading.Condition()
         self._event_number = 0
         self._synced_number = 0
+        # what the events since the last sync started say (issue 12): files whose content alone
+        # changed, or that something else changed; a sync told only of writes re-stats those files
+        # instead of walking the tree, with a full walk at least every FULL_SCAN_SECONDS
+        self._written: set[str] = set()
+        self._structural = False  # the catch-up sync on start walks the tree
+        self._last_full_scan = 0.0
+        self._sync_written: frozenset[str] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -179,6 +191,7 @@ class Watcher:
     def stop(self) -> None:
         self._stop.set()
         self._dirty.set()
+        self._urgent.set()  # ends a debounce wait
         if self._observer is not None:
             self._observer.stop()
             self._observer.join(timeout=5)
@@ -258,11 +271,22 @@ class Watcher:
         if any(p and Path(p) == self.root / CONFIG_NAME for p in paths):
             self._extensions = project_extensions(self.root)
         if any(p and relevant(self.root, p, self._extensions) for p in paths):
-            self._mark()
+            content_only = event.event_type in ("modified", "closed") and not paths[1]
+            name = Path(paths[0]).name
+            if content_only and name not in (CONFIG_NAME, ".gitignore"):
+                self._mark(Path(paths[0]).relative_to(self.root).as_posix())
+            else:
+                self._mark()
 
-    def _mark(self) -> None:
+    def _mark(self, content_of: str | None = None) -> None:
+        """Count an event; ``content_of``: the relative path of a file whose content alone changed
+        (a write), None for anything else (a file created, deleted or moved, a directory, a rule)."""
         with self._synced:
             self._event_number += 1
+            if content_of is None:
+                self._structural = True
+            else:
+                self._written.add(content_of)
         self._last_event = time.monotonic()
         self._dirty.set()
 
@@ -291,7 +315,14 @@ class Watcher:
             log.info("no index at %s: not syncing", self.paths.db)
             return None
         with index_lock(self.paths, wait_seconds=300):
-            return index_project(self.paths, memo=True)
+            return index_project(self.paths, memo=True, changed=self.written)
+
+    @property
+    def written(self) -> frozenset[str] | None:
+        """For the sync starting now: the files whose content alone changed since the last sync, or
+        None when it must walk the tree (anything else changed, watching is partial, the last sync
+        failed, or the last full walk is FULL_SCAN_SECONDS old: a safety net for missed events)."""
+        return self._sync_written
 
     def _run_sync(self) -> None:
         try:
@@ -303,24 +334,36 @@ class Watcher:
         self.syncs += 1
 
     def _loop(self) -> None:
+        self._last_full_scan = time.monotonic()
         self._run_sync()  # catch up with disk on start
         self._caught_up.set()
         while not self._stop.is_set():
             self._dirty.wait()
             if self._stop.is_set():
                 return
-            # quiet period: wait until no event for `debounce` seconds, unless a query is waiting
+            # quiet period: wait until no event for `debounce` seconds, unless a query is waiting; a
+            # query (or stop) wakes the wait at once instead of at the next 20 ms poll (issue 12)
             while not self._stop.is_set() and not self._urgent.is_set():
                 remaining = self._last_event + self.debounce - time.monotonic()
                 if remaining <= 0:
                     break
-                time.sleep(min(remaining, 0.02))
+                self._urgent.wait(remaining)
             self._dirty.clear()
             self._urgent.clear()
             with self._synced:
                 covered = self._event_number  # events up to here are on disk for this sync to see
+                written, self._written = self._written, set()
+                structural, self._structural = self._structural, False
+            now = time.monotonic()
+            if structural or self.partial or now - self._last_full_scan > FULL_SCAN_SECONDS:
+                self._sync_written = None
+                self._last_full_scan = now
+            else:
+                self._sync_written = frozenset(written)
             if not self._stop.is_set():
                 self._run_sync()
+                if self.last_error is not None:
+                    self._last_full_scan = 0.0  # what that sync missed, the next walk finds
             with self._synced:
                 self._synced_number = max(self._synced_number, covered)
                 self._synced.notify_all()

@@ -177,7 +177,10 @@ def test_ctrl_c_early_in_a_run_gets_the_same_one_line_answer(tmp_path, moment):
 def test_ctrl_c_while_a_command_waits_on_git_is_one_line_and_130(tmp_path, args, line):
     import shutil
 
+    from tests.conftest import git
+
     (tmp_path / "a.py").write_text("def a():\n    pass\n")
+    git(tmp_path, "init", "-q")  # outside a repository no git process starts at all (issue 12)
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
     shim = tmp_path / "bin"
     shim.mkdir()

@@ -223,3 +223,64 @@ def test_a_query_right_after_an_edit_waits_for_its_sync_instead_of_the_debounce(
         assert names(paths.root, "right_after") == ["shop/views.py"]
     finally:
         watcher.stop()
+
+
+def test_a_query_sees_a_new_file_in_an_old_directory_a_deletion_and_an_edited_gitignore(tmp_path):
+    """Issue 12: the daemon's syncs re-list only changed directories; each change below reaches the
+    graph through the real watcher when a query flushes (the debounce alone would take 30 s)."""
+    root = copy_fixture("python", tmp_path)
+    (root / ".gitignore").write_text("*.log\n")
+    paths = ProjectPaths(root.resolve())
+    time.sleep(0.15)  # past the racy window: the walk keeps its listings
+    index_project(paths, workers=1)
+    watcher = Watcher(paths, debounce=30.0)
+    watcher.start()
+    try:
+        assert watcher.wait_caught_up(10)
+        (root / "shop" / "later.py").write_text("def came_later():\n    return 1\n")
+        assert eventually(lambda: watcher._event_number > 0, 5)
+        assert watcher.flush(10) and names(paths.root, "came_later") == ["shop/later.py"]
+        seen = watcher._event_number
+        (root / "shop" / "later.py").unlink()
+        assert eventually(lambda: watcher._event_number > seen, 5)
+        assert watcher.flush(10) and names(paths.root, "came_later") == []
+        seen = watcher._event_number
+        with open(root / ".gitignore", "a") as fh:  # in place: no directory changes
+            fh.write("\nshop/views.py\n")
+        assert eventually(lambda: watcher._event_number > seen, 5)
+        assert watcher.flush(10)
+        with Reader(paths.root) as r:
+            assert "shop/views.py" not in {row[0] for row in r.conn.execute("SELECT path FROM files")}
+    finally:
+        watcher.stop()
+
+
+def test_a_sync_after_writes_alone_is_told_which_files_and_any_other_change_walks(tmp_path, monkeypatch):
+    """Issue 12: the watcher hands the sync the files whose content alone changed; a created file (or a
+    move, a delete, a directory) makes it walk, and so does the periodic full walk."""
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    told: list[frozenset[str] | None] = []
+    watcher = Watcher(paths, debounce=30.0, sync=lambda: told.append(watcher.written))
+    watcher.start()
+    try:
+        assert watcher.wait_caught_up(10) and told == [None]  # the catch-up walks
+
+        def change(action) -> None:
+            seen = watcher._event_number
+            action()
+            assert eventually(lambda: watcher._event_number > seen, 5)
+            time.sleep(0.1)  # the close that follows the write
+            assert watcher.flush(10)
+
+        views = root / "shop" / "views.py"
+        change(lambda: views.write_text(views.read_text() + "\n# one more line\n"))
+        assert told[-1] == frozenset({"shop/views.py"})
+        change(lambda: (root / "shop" / "new.py").write_text("x = 1\n"))
+        assert told[-1] is None
+        monkeypatch.setattr("codegraph.index.watch.FULL_SCAN_SECONDS", 0.0)
+        change(lambda: views.write_text(views.read_text() + "\n# and another\n"))
+        assert told[-1] is None
+    finally:
+        watcher.stop()
