@@ -31,6 +31,8 @@ class ParsedFile:
     language: str
     data: bytes  # encoded extraction (cache row)
     extraction: FileExtraction
+    interface: bytes  # encoded interface (cgpy_interface row)
+    mentions: bytes  # encoded mentions (cgpy_mentions row)
 
 
 def now_ms() -> int:
