@@ -65,6 +65,19 @@ def with_refs_of(payload: tuple, kinds: frozenset[str]) -> tuple:
     return (*payload[:4], [r for r in payload[4] if r[1] in kinds], *payload[5:])
 
 
+_dumps = json.JSONEncoder(separators=(",", ":")).encode  # what json.dumps(x, separators=…) runs
+
+
+def encode_with_interface(payload: tuple, kinds: frozenset[str]) -> tuple[bytes, bytes]:
+    """``(encode_rows(payload), encode_rows(with_refs_of(payload, kinds)))``, byte for byte, with the
+    parts both share encoded once (a list's JSON is its items' JSON joined by commas)."""
+    parts = [_dumps(part) for part in payload]
+    full = "[" + ",".join(parts) + "]"
+    parts[4] = _dumps([r for r in payload[4] if r[1] in kinds])
+    kept = "[" + ",".join(parts) + "]"
+    return zlib.compress(full.encode(), 1), zlib.compress(kept.encode(), 1)
+
+
 def _interned(value):
     return sys.intern(value) if type(value) is str else value
 

@@ -107,19 +107,9 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
     fx = extract(path, text, language, grammar)
     rows = cache.rows(fx)
-    return (
-        path,
-        None,
-        len(data),
-        mtime_ns,
-        (
-            digest,
-            rows,
-            cache.encode_rows(rows),
-            cache.encode_rows(cache.with_refs_of(rows, incremental.HIERARCHY)),  # incremental.interface
-            incremental.encode_mentions(incremental.mentions(fx, module_for(fx.language))),
-        ),
-    )
+    stored, interface = cache.encode_with_interface(rows, incremental.HIERARCHY)  # incremental.interface
+    mentions = incremental.encode_mentions(incremental.mentions(fx, module_for(fx.language)))
+    return path, None, len(data), mtime_ns, (digest, rows, stored, interface, mentions)
 
 
 def _hash_file(path: str) -> str:

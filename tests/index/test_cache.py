@@ -63,10 +63,12 @@ def test_an_interface_made_from_rows_is_the_bytes_of_encoding_the_interface_extr
     from codegraph.index.incremental import HIERARCHY, interface
 
     checked = 0
-    for name in ("python", "java", "typescript"):
+    for name in sorted(p.name for p in REPOS.iterdir() if p.is_dir()):
         for fx in _extractions(name):
             kept = cache.with_refs_of(cache.rows(fx), HIERARCHY)
             assert cache.encode_rows(kept) == cache.encode(interface(fx)), fx.path
+            pair = cache.encode_with_interface(cache.rows(fx), HIERARCHY)
+            assert pair == (cache.encode(fx), cache.encode(interface(fx))), fx.path
             checked += any(r.kind in HIERARCHY for r in fx.refs) and any(
                 r.kind not in HIERARCHY for r in fx.refs
             )
