@@ -99,7 +99,11 @@ class IndexSummary:
 
 
 def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
-    """Worker: read, hash and extract one file. Returns (path, hash, data, skip reason, size, mtime)."""
+    """Worker: read, hash and extract one file, and do every per-file step of the rest of the run
+    that needs nothing but the extraction (its cache row, its interface row, its mentions), so the
+    parent, which would do them one file after another, only stores them. Returns (path, skip
+    reason, size, mtime, parsed): ``parsed`` is None for a skipped file, else (hash, extraction as
+    :func:`cache.rows`, cache row, interface row, encoded mentions)."""
     from codegraph.index.extract import extract
     from codegraph.index.languages import module_for
 
@@ -107,14 +111,17 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     try:
         data = read_regular(os.path.join(root, path))
     except OSError as exc:
-        return path, "", None, f"unreadable ({exc.strerror or exc})", size, mtime_ns
+        return path, f"unreadable ({exc.strerror or exc})", size, mtime_ns, None
     text = source_utf8(data, language)
     reason = content_skip_reason(path, text) or module_for(language).accepts(path, text)
     if reason:
-        return path, "", None, reason, size, mtime_ns
+        return path, reason, size, mtime_ns, None
     digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
     fx = extract(path, text, language, grammar)
-    return path, digest, cache.encode(fx), None, len(data), mtime_ns
+    rows = cache.rows(fx)
+    stored, interface = cache.encode_with_interface(rows, incremental.HIERARCHY)  # incremental.interface
+    mentions = incremental.encode_mentions(incremental.mentions(fx, module_for(fx.language)))
+    return path, None, len(data), mtime_ns, (digest, rows, stored, interface, mentions)
 
 
 def _hash_file(path: str) -> str:
@@ -510,8 +517,13 @@ def _update(
             del _MEMO[path]
     extractions.sort(key=lambda fx: fx.path)
     removed_all = removed + [p for p in skipped if p in previous]
-    parsed_mentions = {p.path: _mentions(p.extraction, stats) for p in parsed}
-    new_mentions = {path: incremental.encode_mentions(found) for path, found in parsed_mentions.items()}
+    new_mentions = {p.path: p.mentions for p in parsed}
+    # decoded only when something reads them: a first index plans nothing
+    parsed_mentions = (
+        {p.path: _remember_mentions(p.path, incremental.decode_mentions(p.mentions), stats) for p in parsed}
+        if previous or stats is not None
+        else {}
+    )
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
@@ -568,8 +580,8 @@ def _update(
         per_file=resolution.per_file,
         mentions=new_mentions,
         interfaces={
-            fx.path: cache.encode(incremental.interface(fx))
-            for fx in [*(p.extraction for p in parsed), *(fx for fx in extractions if fx.path in backfill)]
+            **{p.path: p.interface for p in parsed},
+            **{fx.path: cache.encode(incremental.interface(fx)) for fx in extractions if fx.path in backfill},
         },
     )
     summary.phases["write"] = time.perf_counter() - clock
@@ -582,9 +594,14 @@ def _update(
 def _mentions(fx, stats: dict[str, tuple[int, int]] | None) -> frozenset[str]:
     from codegraph.index.languages import module_for
 
-    found = incremental.mentions(fx, module_for(fx.language))
-    if stats is not None and fx.path in stats:
-        _MENTIONS[fx.path] = (*stats[fx.path], found)
+    return _remember_mentions(fx.path, incremental.mentions(fx, module_for(fx.language)), stats)
+
+
+def _remember_mentions(
+    path: str, found: frozenset[str], stats: dict[str, tuple[int, int]] | None
+) -> frozenset[str]:
+    if stats is not None and path in stats:
+        _MENTIONS[path] = (*stats[path], found)
     return found
 
 
@@ -708,13 +725,18 @@ def _parse_all(
         results = pool.imap_unordered(_parse_one, jobs, chunksize=PARSE_CHUNK)
     finished = False
     try:
-        for done, (path, digest, data, reason, size, mtime_ns) in enumerate(results, 1):
+        for done, (path, reason, size, mtime_ns, out) in enumerate(results, 1):
             if reason:
                 skipped[path] = reason
             else:
-                fx = cache.decode(data)
+                digest, rows, data, interface, mentions = out
+                fx = cache.from_rows(rows)
                 # the extraction's label, not the extension's: a C++ header named .h is cpp
-                parsed.append(writer.ParsedFile(path, size, mtime_ns, digest, fx.language, data, fx))
+                parsed.append(
+                    writer.ParsedFile(
+                        path, size, mtime_ns, digest, fx.language, data, fx, interface, mentions
+                    )
+                )
             if progress is not None:
                 progress(done, len(jobs))
         finished = True

@@ -47,3 +47,29 @@ def test_decoded_extraction_holds_one_string_object_per_repeated_id_and_name():
 def test_encoding_is_the_same_bytes_for_the_same_extraction():
     fx = next(iter(_extractions("typescript")))
     assert cache.encode(fx) == cache.encode(cache.decode(cache.encode(fx)))
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in REPOS.iterdir() if p.is_dir()))
+def test_rows_sent_through_a_pipe_build_back_the_extraction_the_cache_row_holds(name):
+    import pickle
+
+    for fx in _extractions(name):
+        payload = pickle.loads(pickle.dumps(cache.rows(fx)))  # what the pool does to a worker's result
+        assert cache.from_rows(payload) == fx, fx.path
+        assert cache.encode_rows(cache.rows(fx)) == cache.encode(fx)
+
+
+def test_an_interface_made_from_rows_is_the_bytes_of_encoding_the_interface_extraction():
+    from codegraph.index.incremental import HIERARCHY, interface
+
+    checked = 0
+    for name in sorted(p.name for p in REPOS.iterdir() if p.is_dir()):
+        for fx in _extractions(name):
+            kept = cache.with_refs_of(cache.rows(fx), HIERARCHY)
+            assert cache.encode_rows(kept) == cache.encode(interface(fx)), fx.path
+            pair = cache.encode_with_interface(cache.rows(fx), HIERARCHY)
+            assert pair == (cache.encode(fx), cache.encode(interface(fx))), fx.path
+            checked += any(r.kind in HIERARCHY for r in fx.refs) and any(
+                r.kind not in HIERARCHY for r in fx.refs
+            )
+    assert checked > 0  # some file had references of both sorts

@@ -225,6 +225,35 @@ def test_a_binary_or_minified_file_is_not_reread_until_it_changes(tmp_path):
     assert index_project(paths, workers=1).changed is True
 
 
+def test_a_cold_index_stores_each_files_interface_and_mentions_as_its_extraction_gives_them(tmp_path):
+    """The workers encode the interface and mentions rows (not the parent): the rows must still be
+    what the stored extraction gives."""
+    import sqlite3
+
+    from codegraph.index import cache, incremental
+    from codegraph.index.indexer import PARALLEL_MIN_FILES
+    from codegraph.index.languages import module_for
+
+    root = copy_fixture("python", tmp_path)
+    for i in range(PARALLEL_MIN_FILES):  # enough files for the worker pool
+        (root / f"extra{i}.py").write_text(
+            f"class E{i}(Exception):\n    def go(self):\n        return len([])\n"
+        )
+    index_project(ProjectPaths(root.resolve()), workers=2)
+    conn = sqlite3.connect(root / ".codegraph" / "codegraph.db")
+    cached = dict(conn.execute("SELECT path, data FROM cgpy_extract_cache"))
+    interfaces = dict(conn.execute("SELECT path, data FROM cgpy_interface"))
+    mentions = dict(conn.execute("SELECT path, data FROM cgpy_mentions"))
+    conn.close()
+    assert len(cached) > PARALLEL_MIN_FILES and set(cached) == set(interfaces) == set(mentions)
+    for path, data in cached.items():
+        fx = cache.decode(data)
+        assert interfaces[path] == cache.encode(incremental.interface(fx)), path
+        found = incremental.mentions(fx, module_for(fx.language))
+        assert incremental.decode_mentions(mentions[path]) == found, path
+    assert "e0" in incremental.decode_mentions(mentions["extra0.py"])
+
+
 def test_the_same_tree_gives_identical_rows_in_identical_order_with_one_or_two_workers(tmp_path):
     """Issue 11: deterministic index — ids, rowids and order, whatever the number of workers."""
     import shutil

@@ -122,3 +122,24 @@ def test_parse_floor_uses_the_indexers_worker_pool_on_enough_files(tmp_path):
 def test_phase_split_is_read_from_init_json_output():
     out = 'indexing…\n{\n  "files": 3,\n  "phases": {"discover": 0.1, "parse": 0.5}\n}\n'
     assert index_bench.phases_of(out) == {"discover": 0.1, "parse": 0.5}
+
+
+def test_another_checkout_is_run_with_its_own_package_first_on_the_path():
+    init, sync, env = index_bench.tool_commands("codegraph@/src/before")
+    assert init[-2:] == ["init", "--json"] and sync[-1] == "sync"
+    assert env is not None and env["PYTHONPATH"] == "/src/before"
+    assert index_bench.tool_commands("codegraph")[2] is None
+
+
+def test_cold_only_rounds_time_each_checkout_once_a_round_against_the_floor(tmp_path):
+    root = copy_fixture("python", tmp_path).resolve()
+    repo = str(Path(index_bench.__file__).resolve().parents[2])
+    tools = ["codegraph", f"codegraph@{repo}"]
+    data = index_bench.run_tools(tools, root, runs=2, cold_only=True)
+    assert set(data) == set(tools)
+    for t in tools:
+        assert list(data[t]["timing"]) == ["cold"]
+        assert data[t]["sizes"] == data["codegraph"]["sizes"] and data[t]["sizes"][0] == 11
+        assert data[t]["floor"]["files"] == 11 and data[t]["floor_ratio"] > 0
+        assert "ratios" not in data[t]  # no reference in the rounds
+        assert set(data[t]["phases"]) >= {"parse", "resolve", "write"}
