@@ -195,7 +195,13 @@ class DartExtractor(Extractor):
         params = next((c for c in sig.named_children if c.type == "formal_parameter_list"), None)
         if params is not None:
             node.signature = squash(text(params))
-        if sig.type == "function_signature":
+        if sig.type in ("factory_constructor_signature", "constructor_signature"):
+            # `factory C.fromDetails(…)` and `C.named(…)` produce a C (issue 11: `var e =
+            # C.fromDetails(…); e.toMap()` on dart-flet-charts)
+            idents = [c for c in sig.children if c.type == "identifier"]
+            if len(idents) > 1:
+                node.return_type = text(idents[0])
+        if sig.type in ("function_signature", "getter_signature"):
             ret = sig.named_children[0] if sig.named_child_count else None
             if (
                 ret is not None
@@ -271,13 +277,22 @@ class DartExtractor(Extractor):
             if c.type in ("new_expression", "const_object_expression"):
                 return next((text(t) for t in c.named_children if t.type in TYPE_NODES), None)
             if c.type in TYPE_NODES and i + 1 < len(kids) and kids[i + 1].type == "selector":
-                sel = kids[i + 1]
+                # Foo(…), Foo.named(…), store.get(…): `.name` selectors, then one argument list
+                parts = [text(c)]
+                for sel in kids[i + 1 : -1]:
+                    step = sel.named_children[0] if sel.type == "selector" and sel.named_child_count else None
+                    name = step.named_children[-1] if step is not None and step.named_child_count else None
+                    if step is None or step.type != "unconditional_assignable_selector" or name is None:
+                        return None
+                    parts.append(text(name))
+                last = kids[-1]
                 if (
-                    sel.named_child_count
-                    and sel.named_children[0].type == "argument_part"
-                    and i + 2 == len(kids)
+                    last.type == "selector"
+                    and last.named_child_count
+                    and last.named_children[0].type == "argument_part"
                 ):
-                    return text(c)
+                    return ".".join(parts)
+                return None
         return None
 
     def _local(self, ts) -> None:
