@@ -235,7 +235,12 @@ class ScalaExtractor(Extractor):
     def _function_facts(self, ts) -> None:
         name = ts.child_by_field_name("name")
         ret = type_name(ts.child_by_field_name("return_type"))
-        if name is not None and ret and ts.child_by_field_name("parameters") is None and _in_type_body(ts):
+        # parameterless: no value parameter clause but implicit ones (`def newBuilder[A](implicit
+        # ord: ClassTag[A]): Builder[A, CC[A]]`, called as `newBuilder[A].result()`); the field
+        # `parameters` also names the type parameters
+        clauses = [c for c in ts.children_by_field_name("parameters") if c.type == "parameters"]
+        parameterless = all(any(k.type == "implicit" for k in c.children) for c in clauses)
+        if name is not None and ret and parameterless and _in_type_body(ts):
             # `def scheduler: IScheduler` is read like a field: `scheduler.execute(...)`
             self.type_fact(ts.parent, text(name), ret)
             self.type_fact(ts.parent, f"this.{text(name)}", ret)
@@ -261,6 +266,11 @@ class ScalaExtractor(Extractor):
             return f"call:{callee}" if callee and not callee.startswith("super.") else None
         if t == "identifier" and text(expr) == "this":
             return "self"
+        if t == "generic_function":  # `newBuilder[A]`: a parameterless method with type arguments
+            fn = expr.child_by_field_name("function")
+            callee = chain(fn) if fn is not None else None
+            if callee and "." not in callee and callee[:1].islower():
+                return f"call:this.{callee}"
         return None
 
     def _value(self, ts) -> None:
@@ -489,9 +499,20 @@ class Scala(LanguageModule):
         """Calls and constructions: ``Companion.m()`` and ``Companion(...)`` (``apply``) mean the
         companion object, not the class the name stands for; then the generic rules; then the
         overload the argument count names."""
+        from codegraph.index.resolve import BARE_CALL_TARGETS, TYPE_TARGETS, _resolve_ref
+
+        if ref.kind in ("extends", "implements") and ref.receiver is None and not Scala._busy:
+            Scala._busy = True
+            try:
+                found = project.resolve_dotted(path, ref.source, ref.name)
+            finally:
+                Scala._busy = False
+            if found is None:
+                hit = _innermost_package(project, path, ref.source, ref.name, TYPE_TARGETS)
+                return (hit, "package") if hit is not None else None
+            return None
         if ref.kind not in ("calls", "instantiates") or Scala._busy:
             return None
-        from codegraph.index.resolve import _resolve_ref
 
         Scala._busy = True
         try:
@@ -499,12 +520,47 @@ class Scala(LanguageModule):
             target, how = hit if hit is not None else _resolve_ref(project, path, ref)
         finally:
             Scala._busy = False
+        if target is None and ref.receiver is None and "." not in ref.name:
+            found = _innermost_package(project, path, ref.source, ref.name, BARE_CALL_TARGETS)
+            if found is not None:
+                return _overloads.pick(project, found, "package", ref.arity)
         if target is None:
             hit = None
             if ref.kind == "calls":
                 hit = _through_alias(project, path, ref) or _through_members(project, path, ref)
             return hit if hit is not None else (None, "")
         return _overloads.pick(project, target, how, ref.arity)
+
+
+def _innermost_package(project, path: str, source: str, name: str, wanted) -> Node | None:
+    """A bare name the merged package view leaves ambiguous, looked up package by package from the
+    innermost open one out (``package scala; package math``: scala.math's ``Ordering`` trait before
+    the ``scala`` package object's ``type Ordering``, as Scala's precedence rules say). The first
+    package that defines the name decides, and only with one definition there that no wildcard
+    import contradicts; a parameter or local of that name shadows all of them."""
+    if any(name in project.locals.get(s.id, ()) for s in project.scopes(source)):
+        return None
+    state: _Packages = project.lang_state["scala"]
+
+    def defined(pkg: str) -> dict[str, Node]:
+        return {
+            n.id: n
+            for f in state.packages.get(pkg, ())
+            if f != path
+            for n in project.top.get(f, {}).get(name, ())
+            if n.kind in wanted
+        }
+
+    for pkg in reversed(state.opened.get(path, ())):
+        found = defined(pkg)
+        if not found:
+            continue
+        if len(found) != 1:
+            return None
+        node = next(iter(found.values()))
+        others = {nid for w in state.wildcards.get(path, ()) for nid in defined(w)}
+        return node if others <= {node.id} else None
+    return None
 
 
 def _pair_companions(project, f, companions: dict[str, Node]) -> None:
