@@ -828,6 +828,7 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
             edges.append(Edge(project.parent.get(child, parent), child, "contains"))
         emitted(f.path, begin)
     # bases first: member lookups through inheritance need them
+    implemented: dict[str, list[str]] = defaultdict(list)
     for f in files:
         keep = only is None or f.path in only
         begin = len(edges)
@@ -845,6 +846,8 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
                     if ref.kind == "extends":
                         project.bases[ref.source].append(target.id)
+                    elif project.lang[f.path].implements_inherits:
+                        implemented[ref.source].append(target.id)
                     src = project.nodes.get(ref.source)
                     kind = project.lang[f.path].inheritance_kind(src, target, ref.kind) if src else ref.kind
                     if kind != ref.kind:
@@ -857,6 +860,8 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
         if keep:
             out.resolved_refs += sum(1 for r in f.refs if r.kind in ("extends", "implements"))
             emitted(f.path, begin)
+    for source, traits in implemented.items():  # after every extended base
+        project.bases[source].extend(t for t in traits if t not in project.bases[source])
     project.bases_complete()
     seen: set[tuple[str, str, str]] = set()
     for f in chosen:
