@@ -73,6 +73,23 @@ def chain(node) -> str | None:
     return None
 
 
+def call_chain(node) -> str | None:
+    """A receiver made of calls and fields with empty argument lists (``p.get().prepare()``), for
+    the resolver's chain of return types; None for anything else."""
+    t = node.type
+    if t == "call_expression":
+        fn = node.child_by_field_name("function")
+        base = call_chain(fn) if fn is not None else None
+        return f"{base}()" if base else None
+    if t == "field_expression":
+        value, field = node.child_by_field_name("value"), node.child_by_field_name("field")
+        if value is None or field is None:
+            return None
+        head = call_chain(value) if value.type in ("call_expression", "field_expression") else chain(value)
+        return f"{head}.{text(field)}" if head else None
+    return chain(node)
+
+
 def _in_type_body(ts) -> bool:
     """Is ``ts`` a member of a named class, object, trait or enum (not of an anonymous ``new T { }``)?"""
     parent = ts.parent
@@ -196,6 +213,8 @@ class ScalaExtractor(Extractor):
                 self.local_name(ts, text(name))
                 if tname:
                     self.type_fact(ts, text(name), tname)
+        elif capture == "local.bind":
+            self.local_name(ts, text(ts))
         elif capture == "local.class_parameter":
             name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
             if name is not None and tname:
@@ -307,6 +326,11 @@ class ScalaExtractor(Extractor):
         arity = None
         if args is not None:
             arity = 1 if args.type in ("block", "case_block") else args.named_child_count
+        for a in args.named_children if args is not None and args.type == "arguments" else ():
+            # methods passed as function values: lines.foreach(show) (`xs.map(Printer.print)` is a
+            # field access, already a call reference)
+            if a.type == "identifier" and text(a) not in ("this", "super"):
+                self._call_ref(a, text(a), None, None, "value")
         t = fn.type
         if t == "identifier":
             name = text(fn)
@@ -318,6 +342,9 @@ class ScalaExtractor(Extractor):
             if field is None or value is None:
                 return
             recv = chain(value)
+            if recv is None and value.type == "call_expression":
+                chained = call_chain(value)  # p.get().prepare().run()
+                recv = chained if chained and "()" in chained else None
             if recv is None:
                 self._call_ref(ts, f"<expr>.{text(field)}", "<expr>", arity)
             else:

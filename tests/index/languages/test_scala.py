@@ -116,7 +116,11 @@ def test_scala_new_and_case_class_calls_instantiate(scala):
 
 def test_scala_companion_object_calls_reach_the_object_and_its_apply(scala):
     # Order("o-1") in Main: the companion's explicit apply(id), not the case class constructor
-    assert edges_at(scala, MAIN, 9) == [("Order", "calls", "Order::apply", 25, "companion")]
+    # and .add("book", BigDecimal(12)) on what apply returns (an Order): add(sku, price) at line 17
+    assert edges_at(scala, MAIN, 9) == [
+        ("Order", "calls", "Order::apply", 25, "companion"),
+        ("Order().add", "calls", "Order::add", 17, "return-type"),
+    ]
     # Order(parts(0)) inside object Order
     assert ("Order::parse", "Order::apply") in edges_of(scala, "calls")
     # Customer.Anonymous is a val of the companion: a read, no edge
@@ -221,7 +225,10 @@ def test_scala_sync_after_editing_a_companion_equals_a_full_index(tmp_path):
     index_project(ProjectPaths(fresh.resolve()), workers=1)
     assert graph(live) == graph(fresh)
     with Reader(live) as r:
-        assert edges_at(r, MAIN, 9) == [("Order", "instantiates", "Order", 6, "package")]  # via shop.model._
+        assert edges_at(r, MAIN, 9) == [  # via shop.model._; .add on the Order it makes
+            ("Order", "instantiates", "Order", 6, "package"),
+            ("Order().add", "calls", "Order::add", 17, "return-type"),
+        ]
 
 
 def _index_files(tmp_path, files: dict[str, str]):
