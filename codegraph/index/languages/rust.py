@@ -540,6 +540,14 @@ class RustExtractor(Extractor):
     def node_details(self, node: Node, d: Def) -> None:
         ts = d.ts
         node.docstring = _doc(ts)
+        if (
+            node.kind == "type_alias"
+            and ts.type == "type_item"
+            and ts.child_by_field_name("type_parameters") is None
+        ):
+            aliased = type_name(ts.child_by_field_name("type"))  # type Store = repo::Repo
+            if aliased:
+                node.return_type = aliased
         for c in ts.children:
             if c.type == "visibility_modifier":
                 vis = text(c)
