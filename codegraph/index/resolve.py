@@ -860,8 +860,8 @@ def resolve(files: list[FileExtraction], only: set[str] | None = None) -> Resolu
         if keep:
             out.resolved_refs += sum(1 for r in f.refs if r.kind in ("extends", "implements"))
             emitted(f.path, begin)
-    for source, traits in implemented.items():  # after every extended base
-        project.bases[source].extend(t for t in traits if t not in project.bases[source])
+    for implementor, traits in implemented.items():  # after every extended base
+        project.bases[implementor].extend(t for t in traits if t not in project.bases[implementor])
     project.bases_complete()
     seen: set[tuple[str, str, str]] = set()
     for f in chosen:

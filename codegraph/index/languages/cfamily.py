@@ -613,8 +613,10 @@ class CFamilyExtractor(Extractor):
             if fd is not None and _is_function_pointer(fd):
                 fd = None
             if in_body and fd is None:
-                for name in declared(decl, BINDERS, IDENTS, 1) if decl.type != "identifier" else [text(decl)]:
-                    self.local_name(ts, name)  # a local (auto render = [] {};) hides project functions
+                for local in (
+                    declared(decl, BINDERS, IDENTS, 1) if decl.type != "identifier" else [text(decl)]
+                ):
+                    self.local_name(ts, local)  # a local (auto render = [] {};) hides project functions
             if fd is not None and not in_body:
                 if parent is not None and parent.type in (
                     "translation_unit",

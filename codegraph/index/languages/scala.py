@@ -535,8 +535,8 @@ class Scala(LanguageModule):
             finally:
                 Scala._busy = False
             if found is None:
-                hit = _innermost_package(project, path, ref.source, ref.name, TYPE_TARGETS)
-                return (hit, "package") if hit is not None else None
+                base = _innermost_package(project, path, ref.source, ref.name, TYPE_TARGETS)
+                return (base, "package") if base is not None else None
             return None
         if ref.kind not in ("calls", "instantiates") or Scala._busy:
             return None
