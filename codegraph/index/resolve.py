@@ -435,13 +435,30 @@ class _Project:
         defines it, in method resolution order (an override in a subclass wins). For a call
         (``ref``), the language of the members found picks the one the call's arguments fit (or
         none: a Swift call whose labels fit no declaration is an SDK member's)."""
-        for cid in self.mro(class_id):
+        for cid in self.mro(self.dealias(class_id)):
             hits = self.children.get(cid, {}).get(name)
             if hits:
                 if ref is not None:
                     return self.lang[hits[-1].file_path].pick_overload(hits, ref)
                 return hits[-1]
         return None
+
+    def dealias(self, type_id: str) -> str:
+        """The type a type alias stands for (``type Store = Repo``, ``using Store = Repo;``,
+        ``typealias Store = Repo``: the alias's ``return_type`` names it), through up to four
+        aliases; the id itself for anything else or when the aliased name does not resolve."""
+        node = self.nodes.get(type_id)
+        for _ in range(4):
+            if node is None or node.kind != "type_alias" or not node.return_type:
+                break
+            base = node.return_type.split("[", 1)[0].split("<", 1)[0].strip().replace("::", ".")
+            if not base.replace(".", "").replace("_", "").isalnum():
+                break
+            target = self.resolve_dotted(node.file_path, node.id, base)
+            if not isinstance(target, Node) or target.kind not in TYPE_TARGETS or target.id == node.id:
+                break
+            node = target
+        return node.id if node is not None else type_id
 
     def bases_complete(self) -> None:
         """Forget orders and answers worked out while the bases were still being resolved."""
@@ -490,7 +507,13 @@ class _Project:
 
     def type_of(self, path: str, source_id: str, var: str) -> Node | None:
         """The class a variable holds, when the scope states exactly one type for it."""
-        scope_ids = [n.id for n in self.scopes(source_id)] + [f"file:{path}"]
+        lang = self.lang[path]
+        # a type's own facts name its fields; a bare identifier means them only where members are
+        # implicit (Java, C#…), not in Go or Python (a Go field named like a package must not
+        # retype the package's name: `repo *repo.UserRepo`); Ruby's `@x` is a field by its spelling
+        fields_bare = lang.implicit_members or not var.isidentifier()
+        scope_ids = [n.id for n in self.scopes(source_id) if fields_bare or n.kind not in ENCLOSING_TYPES]
+        scope_ids.append(f"file:{path}")
         if "." in var and var.split(".", 1)[0] in self.lang[path].self_names:
             cls = self.enclosing_class(source_id)
             scope_ids = [cls.id] if cls is not None else []
@@ -592,6 +615,8 @@ class _Project:
             return self.enclosing_class(scope_id)
         if expr.startswith(PARAM_OF):
             return self._callback_param_type(path, scope_id, expr[len(PARAM_OF) :])
+        if "()." in expr:  # a local holding what a chain of calls returns (c := NewPool().Get())
+            return self.chain_class(path, scope_id, expr + "()")
         if expr.count(".") == 1 and expr.split(".", 1)[0] in lang.self_names:
             cls = self.enclosing_class(scope_id)
             method = self.member(cls.id, expr.split(".", 1)[1]) if cls is not None else None
@@ -636,6 +661,50 @@ class _Project:
             return None
         found = self.class_of(target.file_path, target.id, next(iter(names)))
         return found if found is not None and found.kind in TYPE_TARGETS else None
+
+    def chain_class(self, path: str, source_id: str, chain: str) -> Node | None:
+        """The type a chain of calls and fields evaluates to, written with empty argument lists
+        (``NewPool().Get()``, ``p.get().conn``, ``self.pool().get()``): the first call as
+        :meth:`class_of` reads it, then each next member's result type (a method's declared or
+        inferred return, a field's type); None as soon as a step is unknown."""
+        key = (source_id, "chain:" + chain)
+        if key in self._class_of_active:
+            return None  # x := x.Next().Prev(): a chain through its own variable is unknown
+        self._class_of_active.add(key)
+        try:
+            return self._chain_class(path, source_id, chain)
+        finally:
+            self._class_of_active.discard(key)
+
+    def _chain_class(self, path: str, source_id: str, chain: str) -> Node | None:
+        steps = chain.split(".")
+        first = next((i for i, s in enumerate(steps) if s.endswith("()")), None)
+        cores = [s.removesuffix("()") for s in steps]
+        if first is None or any(not c or "(" in c or ")" in c for c in cores):
+            return None
+        head = ".".join(cores[: first + 1])
+        cur = self.class_of(path, source_id, head)
+        if cur is None and "." in head:  # self.repo.find(): a typed field's method
+            owner = self.property_chain(path, source_id, head.rsplit(".", 1)[0])
+            method = self.member(owner.id, head.rsplit(".", 1)[1]) if owner is not None else None
+            cur = (
+                self.return_class(method)
+                if method is not None and method.kind in ("method", "function")
+                else None
+            )
+        for step in steps[first + 1 :]:
+            if cur is None or not cur.file_path:
+                return None
+            if step.endswith("()"):
+                method = self.member(cur.id, step[:-2])
+                cur = (
+                    self.return_class(method)
+                    if method is not None and method.kind in ("method", "function")
+                    else None
+                )
+            else:
+                cur = self.field_type(cur, step)
+        return cur
 
     def return_class(self, fn: Node) -> Node | None:
         """The one class every ``return`` of ``fn`` produces (or its return annotation names), else
@@ -689,6 +758,11 @@ class _Project:
         else:
             current, _ = self.lookup_bare(path, source_id, parts[0], allow_unique=True, wanted=TYPE_TARGETS)
             rest = parts[1:]
+            if current is None and rest:
+                # a variable of another file of the package (Go's `fs = vfs.NameSpace{}` in
+                # handlers.go, `fs.Bind(…)` in main.go): its value's type, below
+                held, _ = self.lookup_bare(path, source_id, parts[0], allow_unique=False, wanted=VALUE_KINDS)
+                current = held if isinstance(held, Node) and held.kind in VALUE_KINDS else None
             if current is None and rest and self.foreign:
                 # a member of a type the project only extends (``DecodingError.typeMismatch``); the
                 # container itself is never returned
@@ -736,8 +810,13 @@ class _Project:
         if node.kind not in VALUE_KINDS:
             return None
         names = self.types.get(node.id, {}).get(node.name)
+        owner = self.parent.get(node.id)
+        if not names and owner == f"file:{node.file_path}":
+            # a package-level variable whose type its file states (Go `var Default = &Registry{}`)
+            names = self.types.get(owner, {}).get(node.name)
+            if names:
+                return self.class_of(node.file_path, owner, next(iter(names))) if len(names) == 1 else None
         if not names:
-            owner = self.parent.get(node.id)
             lang = self.lang[node.file_path]
             if not owner:
                 return None
@@ -800,6 +879,7 @@ def resolve(
             edges.append(Edge(project.parent.get(child, parent), child, "contains"))
         emitted(f.path, begin)
     # bases first: member lookups through inheritance need them
+    implemented: dict[str, list[str]] = defaultdict(list)
     for f in files:
         keep = only is None or f.path in only
         begin = len(edges)
@@ -817,6 +897,8 @@ def resolve(
                 if isinstance(target, Node) and target.kind in TYPE_TARGETS and target.id != ref.source:
                     if ref.kind == "extends":
                         project.bases[ref.source].append(target.id)
+                    elif project.lang[f.path].implements_inherits:
+                        implemented[ref.source].append(target.id)
                     src = project.nodes.get(ref.source)
                     kind = project.lang[f.path].inheritance_kind(src, target, ref.kind) if src else ref.kind
                     if kind != ref.kind:
@@ -829,6 +911,8 @@ def resolve(
         if keep:
             out.resolved_refs += sum(1 for r in f.refs if r.kind in ("extends", "implements"))
             emitted(f.path, begin)
+    for implementor, traits in implemented.items():  # after every extended base
+        project.bases[implementor].extend(t for t in traits if t not in project.bases[implementor])
     project.bases_complete()
     seen: set[tuple[str, str, str]] = set()
     for f in chosen:
@@ -1007,6 +1091,11 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
         # UserRepo().save(): the class the call constructs or the function returns
         made = project.class_of(path, ref.source, recv[:-2])
         target = project.member(made.id, method) if made is not None else None
+        return (target, "return-type") if target is not None and _callable(target) else (None, "")
+    if "()." in recv and not recv.startswith("<"):
+        # pool.get().prepare().run(): each call's declared or inferred result type in turn
+        made = project.chain_class(path, ref.source, recv)
+        target = project.member(made.id, method, ref) if made is not None else None
         return (target, "return-type") if target is not None and _callable(target) else (None, "")
     if recv.startswith("<"):
         return None, ""

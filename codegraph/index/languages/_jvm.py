@@ -638,13 +638,16 @@ class _Resolver:
     def bare(self, name: str, arity: int | None, *, want_type: bool) -> tuple[Node | None, str]:
         project = self.project
         kotlin = self.lang.constructor_calls_bare
-        if kotlin:
-            for n in self.scopes():
-                if n.kind in CALLABLE_KINDS:
-                    local = [k for k in project.children.get(n.id, {}).get(name, ()) if k.kind == "function"]
-                    if local:
-                        target, how = self.pick(local, arity)
-                        return target, how or "local"
+        for n in self.scopes():
+            if n.kind not in CALLABLE_KINDS:
+                continue
+            if kotlin:
+                local = [k for k in project.children.get(n.id, {}).get(name, ()) if k.kind == "function"]
+                if local:
+                    target, how = self.pick(local, arity)
+                    return target, how or "local"
+            if name in project.locals.get(n.id, ()):
+                return None, ""  # a called parameter or local (`render: () -> Unit`) hides every definition
         member: tuple[Node | None, str] | None = None
         for t in self.enclosing_types():
             cands = self.methods(t, name)

@@ -58,6 +58,8 @@ class LanguageModule:
         unique_fallback: may a bare name bind to the one definition of that name in the family?
         implicit_members: does a bare name inside a type mean that type's member first (Java, C#,
             C++, Dart, Kotlin, Swift…; not Python, where members need ``self.``)?
+        implements_inherits: are the members of an implemented type (``implements`` edges) found
+            on the implementor, after its extended bases (Rust: a trait's provided methods)?
         foreign_owners: members written for a type the project does not declare (a Swift extension
             of an SDK class, a Rust impl for a std type) are found on receivers of that type's name.
         test_suffixes / test_prefixes: file-name rules for test files (the directory rules
@@ -95,6 +97,7 @@ class LanguageModule:
     method_containers: ClassVar[frozenset[str]] = METHOD_CONTAINERS
     unique_fallback: ClassVar[bool] = True
     implicit_members: ClassVar[bool] = False
+    implements_inherits: ClassVar[bool] = False
     # member names of a constructor, for a bare ``super(...)`` call (JS: "constructor")
     constructor_names: ClassVar[tuple[str, ...]] = ()
     foreign_owners: ClassVar[bool] = False

@@ -44,6 +44,7 @@ from typing import ClassVar
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages._cfamily_source import looks_like_cpp, prepared
 from codegraph.index.languages._objc_source import looks_like_objc
+from codegraph.index.languages._shadow import declared
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
@@ -106,6 +107,40 @@ const volatile struct class union enum typename
 )
 SMART_POINTERS = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "optional", "scoped_refptr", "Ref"})
 FACTORIES = frozenset({"make_unique", "make_shared", "MakeRefCounted"})
+# what binds a name (_shadow.declared): parameters and locals hide project functions of that name
+BINDERS = frozenset(
+    {
+        "parameter_list",
+        "parameter_declaration",
+        "optional_parameter_declaration",
+        "declaration",
+        "init_declarator",
+        "pointer_declarator",
+        "reference_declarator",
+        "parenthesized_declarator",
+        "function_declarator",
+        "array_declarator",
+    }
+)
+IDENTS = frozenset({"identifier"})
+
+
+def call_chain(node) -> str | None:
+    """A receiver made of calls and fields with empty argument lists (``p.get().prepare()``,
+    ``pool->get().conn``), for the resolver's chain of return types; None for anything else."""
+    if node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        base = call_chain(fn) if fn is not None else None
+        return f"{base}()" if base else None
+    if node.type == "field_expression":
+        arg, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
+        if arg is None or field is None or field.type != "field_identifier":
+            return None
+        base = call_chain(arg) if arg.type in ("call_expression", "field_expression") else scoped_name(arg)
+        return f"{base}.{text(field)}" if base else None
+    return scoped_name(node)
+
+
 CASTS = frozenset({"static_cast", "dynamic_cast", "reinterpret_cast", "const_cast", "bit_cast", "down_cast"})
 FUNCTION_DECLARATOR_WRAPPERS = ("pointer_declarator", "reference_declarator", "parenthesized_declarator")
 
@@ -192,7 +227,7 @@ def _function_declarator(decl):
             if nxt is None:
                 nxt = (
                     next((c for c in decl.named_children if c.type != "ERROR"), None)
-                    if decl.type == "parenthesized_declarator"
+                    if decl.type in ("parenthesized_declarator", "reference_declarator")  # `Conn &get();`
                     else None
                 )
             decl = nxt
@@ -559,8 +594,10 @@ class CFamilyExtractor(Extractor):
         if not prototype:
             body = ts.child_by_field_name("body")
             params = fd.child_by_field_name("parameters")
-            if body is not None and params is not None and self.cpp:
-                for p in params.named_children:
+            for p in params.named_children if body is not None and params is not None else ():
+                for name in declared(p, BINDERS, IDENTS):
+                    self.local_name(body, name)  # void draw(void (*render)(void)) { render(); }
+                if self.cpp:
                     self._parameter(p, body)
         return d
 
@@ -575,6 +612,11 @@ class CFamilyExtractor(Extractor):
             fd = _function_declarator(decl)
             if fd is not None and _is_function_pointer(fd):
                 fd = None
+            if in_body and fd is None:
+                for local in (
+                    declared(decl, BINDERS, IDENTS, 1) if decl.type != "identifier" else [text(decl)]
+                ):
+                    self.local_name(ts, local)  # a local (auto render = [] {};) hides project functions
             if fd is not None and not in_body:
                 if parent is not None and parent.type in (
                     "translation_unit",
@@ -698,6 +740,7 @@ class CFamilyExtractor(Extractor):
         if fn is None:
             return
         arity = _arity(ts.child_by_field_name("arguments"))
+        self._passed(ts)
         if fn.type == "identifier":
             bare = text(fn)
             if bare in KEYWORDS:
@@ -709,7 +752,11 @@ class CFamilyExtractor(Extractor):
         if name is None:
             if fn.type == "field_expression":
                 field = fn.child_by_field_name("field")
-                if field is not None:
+                arg = fn.child_by_field_name("argument")
+                recv = call_chain(arg) if arg is not None and arg.type == "call_expression" else None
+                if field is not None and recv:  # p.get().prepare().run()
+                    self.ref(ts, "calls", f"{recv}.{text(field)}", recv)
+                elif field is not None:
                     self.ref(ts, "calls", f"<expr>.{text(field)}", "<expr>")
             return
         tail = name.rsplit(".", 1)[-1]
@@ -717,6 +764,23 @@ class CFamilyExtractor(Extractor):
             return
         self.call_ref(ts, name)
         self._arity_at(ts, arity)
+
+    def _passed(self, call) -> None:
+        """Functions passed as arguments (``qsort(xs, n, size, compare)``, ``subscribe(&on_event)``,
+        ``&Printer::print``): ``value`` references, so impact finds the place that passes them (a
+        parameter or local of that name is data: the resolver's locals hide the function)."""
+        args = call.child_by_field_name("arguments")
+        for a in args.named_children if args is not None else ():
+            if a.type == "pointer_expression" and a.child_by_field_name("operator") is not None:
+                if text(a.child_by_field_name("operator")) != "&":
+                    continue
+                a = a.child_by_field_name("argument")
+            if a is None or a.type not in ("identifier", "qualified_identifier"):
+                continue
+            name = scoped_name(a)
+            if not name or name in KEYWORDS:
+                continue
+            self.call_ref(a, name, "value")
 
     def _parameter(self, p, body=None) -> None:
         if body is None:
@@ -733,6 +797,8 @@ class CFamilyExtractor(Extractor):
         tname = type_name(ts.child_by_field_name("type"))
         decl = ts.child_by_field_name("declarator")
         name, _ = _var_name(decl) if decl is not None else (None, None)
+        if name:
+            self.local_name(ts, name)
         body = ts.child_by_field_name("body")
         if name and tname and body is not None:
             self.type_fact(body, name, tname)
@@ -788,6 +854,21 @@ class CFamilyExtractor(Extractor):
         span_node = ts.parent if ts.parent is not None and ts.parent.type == "template_declaration" else ts
         if node.kind in ("function", "method"):
             self._function_details(node, d)
+        if node.kind == "type_alias" and ts.type in ("alias_declaration", "type_definition"):
+            # using Store = Repo; / typedef Repo Bin;: the alias has the aliased class's members
+            typ = ts.child_by_field_name("type")
+            if typ is not None and typ.type == "type_descriptor":
+                plain = typ.child_by_field_name("declarator") is None
+                typ = typ.child_by_field_name("type") if plain else None
+            elif any(c.type != "type_identifier" for c in ts.children_by_field_name("declarator")):
+                typ = None  # typedef Repo *RepoPtr, a function type…
+            aliased = (
+                type_name(typ)
+                if typ is not None and typ.type in ("type_identifier", "qualified_identifier")
+                else None
+            )
+            if aliased:
+                node.return_type = aliased
         if node.kind not in ("enum_member",):
             node.docstring = _prev_comments(span_node)
         if self._anon and node.kind != "namespace":

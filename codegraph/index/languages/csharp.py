@@ -140,6 +140,26 @@ def chain(node) -> str | None:
     return None
 
 
+def call_chain(node) -> str | None:
+    """A receiver made of calls and members with empty argument lists (``p.Get().Prepare()``), for
+    the resolver's chain of return types; None for anything else."""
+    if node.type == "invocation_expression":
+        fn = node.child_by_field_name("function")
+        base = call_chain(fn) if fn is not None else None
+        return f"{base}()" if base else None
+    if node.type == "member_access_expression":
+        left, name = node.child_by_field_name("expression"), node.child_by_field_name("name")
+        if left is None or name is None or name.type != "identifier":
+            return None
+        head = (
+            call_chain(left)
+            if left.type in ("invocation_expression", "member_access_expression")
+            else chain(left)
+        )
+        return f"{head}.{text(name)}" if head else None
+    return chain(node)
+
+
 def _modifiers(ts) -> set[str]:
     return {text(c) for c in ts.children if c.type == "modifier"}
 
@@ -362,6 +382,17 @@ class CSharpExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
+        args = ts.child_by_field_name("arguments")
+        for a in args.named_children if args is not None else ():
+            # method groups passed as delegates: lines.ForEach(Show), list.Sort(Comparer.Compare)
+            value = a.named_children[-1] if a.type == "argument" and a.named_child_count else None
+            passed = (
+                chain(value)
+                if value is not None and value.type in ("identifier", "member_access_expression")
+                else None
+            )
+            if passed and passed.split(".", 1)[0] not in ("this", "base"):
+                self._call_ref(value, passed, passed.rsplit(".", 1)[0] if "." in passed else None, "value")
         t = fn.type
         if t == "identifier":
             name = text(fn)
@@ -376,6 +407,9 @@ class CSharpExtractor(Extractor):
                 return
             head = fn.child_by_field_name("expression")
             recv = chain(head) if head is not None else None
+            if recv is None and head is not None and head.type == "invocation_expression":
+                chained = call_chain(head)  # p.Get().Prepare().Run()
+                recv = chained if chained and "()" in chained else None
             if recv is None:
                 self._call_ref(ts, f"<expr>.{tail}", "<expr>")
             else:

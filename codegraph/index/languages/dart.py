@@ -15,6 +15,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
+from codegraph.index.languages._shadow import declared, shadowed
 from codegraph.index.languages.base import LanguageModule, relative_file
 from codegraph.model import Node
 
@@ -55,6 +56,33 @@ def _type_name(node, stop=None) -> str | None:
         ):
             return None
     return None
+
+
+# what binds a name a call may mean (_shadow.shadowed): parameters, loop and catch variables, locals
+BINDERS = frozenset(
+    {
+        "formal_parameter_list",
+        "optional_formal_parameters",
+        "formal_parameter",
+        "for_loop_parts",
+        "local_variable_declaration",
+        "initialized_variable_definition",
+        "catch_parameters",
+    }
+)
+IDENTS = frozenset({"identifier"})
+STOPS = frozenset({"class_body", "extension_body", "enum_body", "program"})
+
+
+def _params(node):
+    """A Dart function body's parameters are in the signature before it."""
+    if node.type != "function_body" or node.prev_named_sibling is None:
+        return ()
+    sig = node.prev_named_sibling
+    if sig.type == "method_signature" and sig.named_child_count:
+        sig = sig.named_children[0]
+    lists = [c for c in sig.named_children if c.type == "formal_parameter_list"]
+    return [n for lst in lists for n in declared(lst, BINDERS, IDENTS)]
 
 
 class DartExtractor(Extractor):
@@ -195,7 +223,13 @@ class DartExtractor(Extractor):
         params = next((c for c in sig.named_children if c.type == "formal_parameter_list"), None)
         if params is not None:
             node.signature = squash(text(params))
-        if sig.type == "function_signature":
+        if sig.type in ("factory_constructor_signature", "constructor_signature"):
+            # `factory C.fromDetails(…)` and `C.named(…)` produce a C (issue 11: `var e =
+            # C.fromDetails(…); e.toMap()` on dart-flet-charts)
+            idents = [c for c in sig.children if c.type == "identifier"]
+            if len(idents) > 1:
+                node.return_type = text(idents[0])
+        if sig.type in ("function_signature", "getter_signature"):
             ret = sig.named_children[0] if sig.named_child_count else None
             if (
                 ret is not None
@@ -207,6 +241,7 @@ class DartExtractor(Extractor):
     # ------------------------------------------------------------ references
     def _call(self, sel) -> None:
         """``selector(argument_part)``: the callee is what precedes it among its siblings."""
+        self._passed(sel)
         parts: list[str] = []
         n = sel.prev_sibling
         broken = False
@@ -221,8 +256,10 @@ class DartExtractor(Extractor):
                     parts.append(name)
                 elif inner is not None and inner.type == "type_arguments":
                     pass  # Foo<int>.bar()
+                elif inner is not None and inner.type == "argument_part" and parts:
+                    parts.append("()")  # p.get().prepare(): the result of a call, typed by its return
                 else:
-                    broken = True  # the result of a call, an index, a `!`
+                    broken = True  # an index, a `!`, a call's result called
                     break
             elif t in SELECTORS:  # super.x(...): the selector follows `super` directly
                 name = _last_ident(n)
@@ -238,10 +275,42 @@ class DartExtractor(Extractor):
             n = n.prev_sibling
         if not parts:
             return
-        if broken or n is None:
+        if broken or n is None or parts[-1] == "()":
             self.ref(sel, "calls", f"<expr>.{parts[0]}", "<expr>")
             return
-        self.call_ref(sel, ".".join(reversed(parts)))
+        dotted = ".".join(reversed(parts)).replace(".()", "()")
+        if len(parts) == 1 and shadowed(
+            sel, parts[0], binders=BINDERS, idents=IDENTS, stop=STOPS, header=_params
+        ):
+            self.local_name(sel, parts[0])  # void draw(void Function() render) { render(); }
+        self.call_ref(sel, dotted)
+
+    def _passed(self, sel) -> None:
+        """Functions and tear-offs passed as arguments (``lines.forEach(show)``, ``f(p.print)``,
+        ``painter: getPainter``): ``value`` references, so impact finds the place that passes them."""
+        part = sel.named_children[0] if sel.named_child_count else None
+        args = (
+            part.named_children[0]
+            if part is not None and part.type == "argument_part" and part.named_child_count
+            else None
+        )
+        for a in args.named_children if args is not None and args.type == "arguments" else ():
+            kids = [c for c in a.named_children if c.type != "label"]
+            if not kids or kids[0].type != "identifier":
+                continue
+            names = [text(kids[0])]
+            for k in kids[1:]:
+                step = k.named_children[0] if k.type == "selector" and k.named_child_count else None
+                if step is None or step.type != "unconditional_assignable_selector":
+                    names = []
+                    break
+                last = _last_ident(step)
+                if last is None:
+                    names = []
+                    break
+                names.append(last)
+            if names:
+                self.call_ref(kids[0], ".".join(names), "value")
 
     def _cascade(self, ts) -> None:
         """``x..foo()``: a call of ``foo`` on the cascade's target."""
@@ -271,13 +340,22 @@ class DartExtractor(Extractor):
             if c.type in ("new_expression", "const_object_expression"):
                 return next((text(t) for t in c.named_children if t.type in TYPE_NODES), None)
             if c.type in TYPE_NODES and i + 1 < len(kids) and kids[i + 1].type == "selector":
-                sel = kids[i + 1]
+                # Foo(…), Foo.named(…), store.get(…): `.name` selectors, then one argument list
+                parts = [text(c)]
+                for sel in kids[i + 1 : -1]:
+                    step = sel.named_children[0] if sel.type == "selector" and sel.named_child_count else None
+                    name = step.named_children[-1] if step is not None and step.named_child_count else None
+                    if step is None or step.type != "unconditional_assignable_selector" or name is None:
+                        return None
+                    parts.append(text(name))
+                last = kids[-1]
                 if (
-                    sel.named_child_count
-                    and sel.named_children[0].type == "argument_part"
-                    and i + 2 == len(kids)
+                    last.type == "selector"
+                    and last.named_child_count
+                    and last.named_children[0].type == "argument_part"
                 ):
-                    return text(c)
+                    return ".".join(parts)
+                return None
         return None
 
     def _local(self, ts) -> None:

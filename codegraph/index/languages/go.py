@@ -77,6 +77,32 @@ def selector_name(node) -> str | None:
     return None
 
 
+def call_chain(node) -> str | None:
+    """A receiver made of calls and selectors, with empty argument lists (``NewPool().Get()``,
+    ``s.pool().conn``), or a composite literal as the type it makes (``(&repo.UserRepo{})`` →
+    ``repo.UserRepo()``); None for anything else (an index, a generic call, a literal)."""
+    t = node.type
+    if t in ("identifier", "field_identifier", "package_identifier", "type_identifier"):
+        return text(node)
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return call_chain(node.named_children[0])
+    if t == "unary_expression" and text(node.child_by_field_name("operator") or node) == "&":
+        operand = node.child_by_field_name("operand")
+        return call_chain(operand) if operand is not None and operand.type == "composite_literal" else None
+    if t == "composite_literal":
+        name = type_name(node.child_by_field_name("type"))
+        return f"{name}()" if name else None
+    if t == "selector_expression":
+        operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
+        base = call_chain(operand) if operand is not None and field is not None else None
+        return f"{base}.{text(field)}" if base else None
+    if t == "call_expression":
+        fn = node.child_by_field_name("function")
+        base = call_chain(fn) if fn is not None and fn.type in ("identifier", "selector_expression") else None
+        return f"{base}()" if base else None
+    return None
+
+
 def _single_spec_span(spec):
     """``type T struct{…}`` spans from ``type``; a spec in a ``type ( … )`` group spans itself."""
     parent = spec.parent
@@ -309,6 +335,10 @@ class GoExtractor(Extractor):
             if ts.parent.type in ("type_declaration", "const_declaration", "var_declaration"):
                 if ts.parent.named_child_count == 1:
                     outer = ts.parent
+        if ts.type == "type_alias":  # type Store = Repo: the alias has the aliased type's methods
+            aliased = ts.child_by_field_name("type")
+            if aliased is not None and aliased.type in ("type_identifier", "qualified_type"):
+                node.return_type = text(aliased)
         if ts.type in ("type_spec", "type_alias"):
             tparams = ts.child_by_field_name("type_parameters")
             if tparams is not None:
@@ -353,6 +383,18 @@ class GoExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
+        args = ts.child_by_field_name("arguments")
+        for a in args.named_children if args is not None else ():
+            # functions and method values passed as arguments: register("/", handle), sort(s.Less)
+            passed = (
+                text(a)
+                if a.type == "identifier"
+                else selector_name(a)
+                if a.type == "selector_expression"
+                else None
+            )
+            if passed and passed not in BUILTINS and passed != "_":
+                self.call_ref(a, passed, "value")
         if fn.type in ("index_expression", "generic_type"):  # F[int](x), s.M[T](x)
             fn = fn.child_by_field_name("operand") or fn.child_by_field_name("type")
             if fn is None:
@@ -369,10 +411,16 @@ class GoExtractor(Extractor):
             return
         if fn.type == "selector_expression":
             name = selector_name(fn)
+            field = text(fn.child_by_field_name("field"))
             if name is not None:
                 self.call_ref(ts, name)
+                return
+            operand = fn.child_by_field_name("operand")
+            recv = call_chain(operand) if operand is not None else None
+            if recv and recv.endswith(")"):  # NewPool().Get().Run(), (&T{}).M()
+                self.ref(ts, "calls", f"{recv}.{field}", recv)
             else:
-                self.ref(ts, "calls", "<expr>." + text(fn.child_by_field_name("field")), "<expr>")
+                self.ref(ts, "calls", "<expr>." + field, "<expr>")
 
     def _assign(self, ts) -> None:
         if ts.type == "short_var_declaration":
@@ -521,7 +569,11 @@ class GoExtractor(Extractor):
                 return (
                     type_name(args.named_children[0]) if args is not None and args.named_child_count else None
                 )
-            return selector_name(fn)
+            named = selector_name(fn)
+            if named is None and fn.type == "selector_expression":  # c := NewPool().Get()
+                chained = call_chain(fn)
+                return chained if chained and "()." in chained else None
+            return named
         return None
 
 

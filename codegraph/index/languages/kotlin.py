@@ -15,6 +15,7 @@ import re
 
 from codegraph.index.extract import Def, Extractor, squash, text
 from codegraph.index.languages._jvm import JvmLanguage, doc_comment
+from codegraph.index.languages._shadow import shadowed
 from codegraph.model import Node
 
 # Kotlin's default imports (kotlin.*, kotlin.collections.*, kotlin.io.*, …) that code calls by bare
@@ -61,6 +62,19 @@ ELEMENT_PASSING = frozenset(
         "sortedBy",
     }
 )
+# what binds a name a call may mean (_shadow.shadowed): parameters, lambda and loop variables, locals
+BINDERS = frozenset(
+    {
+        "function_value_parameters",
+        "parameter",
+        "lambda_parameters",
+        "variable_declaration",
+        "multi_variable_declaration",
+        "property_declaration",
+    }
+)
+IDENTS = frozenset({"simple_identifier"})
+SCOPE_STOPS = frozenset({"class_body", "enum_class_body", "source_file"})
 TYPE_CHILDREN = ("user_type", "nullable_type", "function_type", "parenthesized_type", "non_nullable_type")
 TEST_FILE = re.compile(r"(Test|Tests|TestCase|IT)\.kts?$|^Test[A-Z].*\.kts?$")
 
@@ -373,6 +387,8 @@ class KotlinExtractor(Extractor):
         arity = arg_count(ts)
         if callee.type == "simple_identifier":
             name = text(callee)
+            if shadowed(ts, name, binders=BINDERS, idents=IDENTS, stop=SCOPE_STOPS):
+                self.local_name(ts, name)  # fun draw(render: () -> Unit) { render() }
             self._ref(ts, "calls", name, "<scope>" if self._in_receiver_block(ts) else None, arity)
         elif callee.type == "navigation_expression":
             suffix = callee.children[-1]

@@ -499,14 +499,21 @@ class PhpExtractor(Extractor):
                             self.type_fact(ts, "$" + text(left).lstrip("$"), f"@R{first}-{last}:{cls}")
 
     def _call(self, ts) -> None:
+        args = ts.child_by_field_name("arguments")
+        # `show(...)`, `$this->line(...)`: a first-class callable made, not a call (PHP 8.1)
+        kind = (
+            "value"
+            if args is not None and [c.type for c in args.named_children] == ["variadic_placeholder"]
+            else "calls"
+        )
         if ts.type == "function_call_expression":
             fn = ts.child_by_field_name("function")
             if fn is not None and fn.type in ("name", "qualified_name"):
-                self.ref(ts, "calls", self.function_name(text(fn), fn.start_byte), None)
+                self.ref(ts, kind, self.function_name(text(fn), fn.start_byte), None)
             return
         callee = self.callee(ts)
         if callee is not None:
-            self.call_ref(ts, callee)
+            self.call_ref(ts, callee, kind)
 
     def _include(self, ts) -> None:
         """``require_once __DIR__ . '/x.php'`` and friends: a file dependency when the path is literal."""

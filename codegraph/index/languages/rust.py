@@ -213,6 +213,28 @@ def cfg_off(item) -> bool:
     return False
 
 
+def call_chain(node) -> str | None:
+    """A receiver made of calls and fields with empty argument lists (``Pool::new().get()`` →
+    ``Pool.new().get()``), for the resolver's chain of return types; None for anything else."""
+    t = node.type
+    if t == "call_expression":
+        fn = node.child_by_field_name("function")
+        if fn is not None and fn.type == "generic_function":
+            fn = fn.child_by_field_name("function")
+        if fn is None:
+            return None
+        segs = _segments(fn) if fn.type in ("identifier", "scoped_identifier") else None
+        base = ".".join(segs) if segs else call_chain(fn) if fn.type == "field_expression" else None
+        return f"{base}()" if base else None
+    if t == "field_expression":
+        value, field = node.child_by_field_name("value"), node.child_by_field_name("field")
+        if value is None or field is None:
+            return None
+        base = call_chain(value) if value.type in ("call_expression", "field_expression") else _expr(value)
+        return f"{base}.{text(field)}" if base else None
+    return _expr(node)
+
+
 def _expr(node) -> str | None:
     """A receiver chain of names and fields (``self.m.jobs``, ``self.0``, ``c``), else None."""
     t = node.type
@@ -369,6 +391,8 @@ class RustExtractor(Extractor):
             self._macro(ts)
         elif capture == "assign":
             self._let(ts)
+        elif capture == "local.bind":
+            self.local_name(ts, text(ts))  # for render in fs { render() }: the loop variable
 
     # ------------------------------------------------------------ definitions
     def _impl_owner(self, impl) -> str | None:
@@ -433,6 +457,8 @@ class RustExtractor(Extractor):
             if p.type != "parameter":
                 continue
             name = _pattern_name(p.child_by_field_name("pattern"))
+            if name:
+                self.local_name(body, name)  # fn draw(render: impl Fn()) { render() }
             typ = p.child_by_field_name("type")
             tname = type_name(typ) if typ is not None else None
             if tname in generics:  # x: T with T: Trait is a Trait
@@ -514,6 +540,14 @@ class RustExtractor(Extractor):
     def node_details(self, node: Node, d: Def) -> None:
         ts = d.ts
         node.docstring = _doc(ts)
+        if (
+            node.kind == "type_alias"
+            and ts.type == "type_item"
+            and ts.child_by_field_name("type_parameters") is None
+        ):
+            aliased = type_name(ts.child_by_field_name("type"))  # type Store = repo::Repo
+            if aliased:
+                node.return_type = aliased
         for c in ts.children:
             if c.type == "visibility_modifier":
                 vis = text(c)
@@ -641,6 +675,12 @@ class RustExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
+        args = ts.child_by_field_name("arguments")
+        for a in args.named_children if args is not None else ():
+            # functions passed as values: .map(parse), .map(Item::price)
+            segs = _segments(a) if a.type in ("identifier", "scoped_identifier") else None
+            if segs and segs[0] not in ("self", "Self", "crate", "super"):
+                emit(a, "value", ".".join(segs), ".".join(segs[:-1]) if len(segs) > 1 else None)
         if fn.type == "generic_function":
             fn = fn.child_by_field_name("function")
             if fn is None:
@@ -679,6 +719,9 @@ class RustExtractor(Extractor):
             if field is None or value is None:
                 return
             recv = _expr(value)
+            if recv is None and value.type in ("call_expression", "field_expression"):
+                recv = call_chain(value)  # Pool::new().get().prepare()
+                recv = recv if recv and "()" in recv else None
             if recv is None:
                 emit(ts, "calls", f"<expr>.{text(field)}", "<expr>")
             else:
@@ -746,6 +789,7 @@ class RustExtractor(Extractor):
         name = _pattern_name(ts.child_by_field_name("pattern"))
         if name is None:
             return
+        self.local_name(ts, name)  # let render = || {}; render()
         typ = ts.child_by_field_name("type")
         if typ is not None:
             tname = type_name(typ)
@@ -755,6 +799,9 @@ class RustExtractor(Extractor):
             return
         value = ts.child_by_field_name("value")
         if value is None:
+            return
+        if value.type == "identifier" and text(value)[:1].isupper():
+            self.type_fact(ts, name, text(value))  # let r = UserRepo; (a unit struct)
             return
         if value.type == "struct_expression":
             n = value.child_by_field_name("name")
@@ -793,6 +840,7 @@ class Rust(LanguageModule):
     builtins = BUILTINS
     self_names = frozenset({"self", "Self"})
     self_type_annotations = frozenset({"Self"})
+    implements_inherits = True  # a trait's provided methods are methods of every type that impls it
     unique_fallback = False
     test_suffixes = ("_test.rs", "_tests.rs")
     extractor = RustExtractor

@@ -73,6 +73,23 @@ def chain(node) -> str | None:
     return None
 
 
+def call_chain(node) -> str | None:
+    """A receiver made of calls and fields with empty argument lists (``p.get().prepare()``), for
+    the resolver's chain of return types; None for anything else."""
+    t = node.type
+    if t == "call_expression":
+        fn = node.child_by_field_name("function")
+        base = call_chain(fn) if fn is not None else None
+        return f"{base}()" if base else None
+    if t == "field_expression":
+        value, field = node.child_by_field_name("value"), node.child_by_field_name("field")
+        if value is None or field is None:
+            return None
+        head = call_chain(value) if value.type in ("call_expression", "field_expression") else chain(value)
+        return f"{head}.{text(field)}" if head else None
+    return chain(node)
+
+
 def _in_type_body(ts) -> bool:
     """Is ``ts`` a member of a named class, object, trait or enum (not of an anonymous ``new T { }``)?"""
     parent = ts.parent
@@ -196,6 +213,8 @@ class ScalaExtractor(Extractor):
                 self.local_name(ts, text(name))
                 if tname:
                     self.type_fact(ts, text(name), tname)
+        elif capture == "local.bind":
+            self.local_name(ts, text(ts))
         elif capture == "local.class_parameter":
             name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
             if name is not None and tname:
@@ -235,7 +254,12 @@ class ScalaExtractor(Extractor):
     def _function_facts(self, ts) -> None:
         name = ts.child_by_field_name("name")
         ret = type_name(ts.child_by_field_name("return_type"))
-        if name is not None and ret and ts.child_by_field_name("parameters") is None and _in_type_body(ts):
+        # parameterless: no value parameter clause but implicit ones (`def newBuilder[A](implicit
+        # ord: ClassTag[A]): Builder[A, CC[A]]`, called as `newBuilder[A].result()`); the field
+        # `parameters` also names the type parameters
+        clauses = [c for c in ts.children_by_field_name("parameters") if c.type == "parameters"]
+        parameterless = all(any(k.type == "implicit" for k in c.children) for c in clauses)
+        if name is not None and ret and parameterless and _in_type_body(ts):
             # `def scheduler: IScheduler` is read like a field: `scheduler.execute(...)`
             self.type_fact(ts.parent, text(name), ret)
             self.type_fact(ts.parent, f"this.{text(name)}", ret)
@@ -261,6 +285,11 @@ class ScalaExtractor(Extractor):
             return f"call:{callee}" if callee and not callee.startswith("super.") else None
         if t == "identifier" and text(expr) == "this":
             return "self"
+        if t == "generic_function":  # `newBuilder[A]`: a parameterless method with type arguments
+            fn = expr.child_by_field_name("function")
+            callee = chain(fn) if fn is not None else None
+            if callee and "." not in callee and callee[:1].islower():
+                return f"call:this.{callee}"
         return None
 
     def _value(self, ts) -> None:
@@ -297,6 +326,11 @@ class ScalaExtractor(Extractor):
         arity = None
         if args is not None:
             arity = 1 if args.type in ("block", "case_block") else args.named_child_count
+        for a in args.named_children if args is not None and args.type == "arguments" else ():
+            # methods passed as function values: lines.foreach(show) (`xs.map(Printer.print)` is a
+            # field access, already a call reference)
+            if a.type == "identifier" and text(a) not in ("this", "super"):
+                self._call_ref(a, text(a), None, None, "value")
         t = fn.type
         if t == "identifier":
             name = text(fn)
@@ -308,6 +342,9 @@ class ScalaExtractor(Extractor):
             if field is None or value is None:
                 return
             recv = chain(value)
+            if recv is None and value.type == "call_expression":
+                chained = call_chain(value)  # p.get().prepare().run()
+                recv = chained if chained and "()" in chained else None
             if recv is None:
                 self._call_ref(ts, f"<expr>.{text(field)}", "<expr>", arity)
             else:
@@ -489,9 +526,20 @@ class Scala(LanguageModule):
         """Calls and constructions: ``Companion.m()`` and ``Companion(...)`` (``apply``) mean the
         companion object, not the class the name stands for; then the generic rules; then the
         overload the argument count names."""
+        from codegraph.index.resolve import BARE_CALL_TARGETS, TYPE_TARGETS, _resolve_ref
+
+        if ref.kind in ("extends", "implements") and ref.receiver is None and not Scala._busy:
+            Scala._busy = True
+            try:
+                found = project.resolve_dotted(path, ref.source, ref.name)
+            finally:
+                Scala._busy = False
+            if found is None:
+                base = _innermost_package(project, path, ref.source, ref.name, TYPE_TARGETS)
+                return (base, "package") if base is not None else None
+            return None
         if ref.kind not in ("calls", "instantiates") or Scala._busy:
             return None
-        from codegraph.index.resolve import _resolve_ref
 
         Scala._busy = True
         try:
@@ -499,12 +547,47 @@ class Scala(LanguageModule):
             target, how = hit if hit is not None else _resolve_ref(project, path, ref)
         finally:
             Scala._busy = False
+        if target is None and ref.receiver is None and "." not in ref.name:
+            found = _innermost_package(project, path, ref.source, ref.name, BARE_CALL_TARGETS)
+            if found is not None:
+                return _overloads.pick(project, found, "package", ref.arity)
         if target is None:
             hit = None
             if ref.kind == "calls":
                 hit = _through_alias(project, path, ref) or _through_members(project, path, ref)
             return hit if hit is not None else (None, "")
         return _overloads.pick(project, target, how, ref.arity)
+
+
+def _innermost_package(project, path: str, source: str, name: str, wanted) -> Node | None:
+    """A bare name the merged package view leaves ambiguous, looked up package by package from the
+    innermost open one out (``package scala; package math``: scala.math's ``Ordering`` trait before
+    the ``scala`` package object's ``type Ordering``, as Scala's precedence rules say). The first
+    package that defines the name decides, and only with one definition there that no wildcard
+    import contradicts; a parameter or local of that name shadows all of them."""
+    if any(name in project.locals.get(s.id, ()) for s in project.scopes(source)):
+        return None
+    state: _Packages = project.lang_state["scala"]
+
+    def defined(pkg: str) -> dict[str, Node]:
+        return {
+            n.id: n
+            for f in state.packages.get(pkg, ())
+            if f != path
+            for n in project.top.get(f, {}).get(name, ())
+            if n.kind in wanted
+        }
+
+    for pkg in reversed(state.opened.get(path, ())):
+        found = defined(pkg)
+        if not found:
+            continue
+        if len(found) != 1:
+            return None
+        node = next(iter(found.values()))
+        others = {nid for w in state.wildcards.get(path, ()) for nid in defined(w)}
+        return node if others <= {node.id} else None
+    return None
 
 
 def _pair_companions(project, f, companions: dict[str, Node]) -> None:

@@ -63,6 +63,27 @@ def type_name(node) -> str | None:
     return None
 
 
+def call_chain(node) -> str | None:
+    """A receiver made of calls and members with empty argument lists (``p.get().prepare()``),
+    for the resolver's chain of return types; None for anything else."""
+    if node.type == "call_expression" and node.named_child_count:
+        base = call_chain(node.named_children[0])
+        return f"{base}()" if base else None
+    if node.type == "navigation_expression":
+        target = node.child_by_field_name("target")
+        suffix = node.child_by_field_name("suffix")
+        name = suffix.child_by_field_name("suffix") if suffix is not None else None
+        if target is None or name is None or name.type != "simple_identifier":
+            return None
+        head = (
+            call_chain(target)
+            if target.type in ("call_expression", "navigation_expression")
+            else _chain(target)
+        )
+        return f"{head}.{text(name)}" if head else None
+    return _chain(node)
+
+
 def _chain(node) -> str | None:
     """A receiver chain (``self.a.b``, ``x``, ``manager!``), else None."""
     t = node.type
@@ -172,6 +193,8 @@ class SwiftExtractor(Extractor):
             self.add_def(ts, "type_alias", name[0] if name else None)
         elif capture == "import":
             self._import(ts)
+        elif capture == "local.bind":
+            self.local_name(ts, text(ts))  # func draw(render: () -> Void) { render() }
         elif capture == "reference.call":
             self._call(ts)
 
@@ -301,6 +324,10 @@ class SwiftExtractor(Extractor):
     def node_details(self, node: Node, d: Def) -> None:
         ts = d.ts
         node.docstring = _doc(ts)
+        if node.kind == "type_alias":  # typealias Store = Repo: the alias has Repo's members
+            aliased = [c for c in ts.children_by_field_name("name") if c.type == "user_type"]
+            if aliased and all(c.type == "type_identifier" for c in aliased[0].named_children):
+                node.return_type = text(aliased[0])
         mods = next((c for c in ts.children if c.type == "modifiers"), None)
         decl = ts.parent.parent if ts.parent is not None and ts.parent.type in BODIES else None
         ext_mods = None
@@ -392,6 +419,7 @@ class SwiftExtractor(Extractor):
             return
         callee = ts.named_children[0]
         t = callee.type
+        self._passed(ts)
         if t == "simple_identifier":
             name = text(callee)
             owner = self._enclosing_type(ts)
@@ -407,6 +435,11 @@ class SwiftExtractor(Extractor):
             if member is None or target is None or member.type != "simple_identifier":
                 return
             recv = _chain(target)
+            if recv is None and target.type == "call_expression":
+                chained = call_chain(target)  # p.get().prepare().run()
+                if chained:
+                    self.ref(ts, "calls", f"{chained}.{text(member)}", chained, ",".join(_call_labels(ts)))
+                    return
             if recv is None:
                 self.ref(ts, "calls", f"<expr>.{text(member)}", "<expr>")
                 return
@@ -418,6 +451,22 @@ class SwiftExtractor(Extractor):
                 self.ref(ts, "calls", name, "self." + recv, args)  # a property of self
             else:
                 self.ref(ts, "calls", name, recv, args)
+
+    def _passed(self, call) -> None:
+        """Functions passed as arguments (``lines.forEach(show)``, ``sort(by: less)``): ``value``
+        references, so impact finds the place that passes them; a local or parameter is data."""
+        suffix = next((c for c in call.named_children if c.type == "call_suffix"), None)
+        args = (
+            next((c for c in suffix.named_children if c.type == "value_arguments"), None) if suffix else None
+        )
+        for a in args.named_children if args is not None else ():
+            value = a.child_by_field_name("value") if a.type == "value_argument" else None
+            if (
+                value is not None
+                and value.type == "simple_identifier"
+                and text(value) not in self._locals_of(call)
+            ):
+                self.call_ref(value, text(value), "value")
 
 
 class Swift(LanguageModule):

@@ -439,11 +439,18 @@ class ZigExtractor(Extractor):
         else:
             parts = None  # a builtin (@import(…), @as…), a literal, a parenthesised expression
         i = 1
+        chain: str | None = None  # p.get().prepare(): what the calls so far return, as written
         while i < len(kids):
             c = kids[i]
+            for args in [c] if c.type == "FnCallArguments" else c.named_children:
+                if args.type == "FnCallArguments":
+                    self._passed(args)
             if c.type == "FnCallArguments":
                 if parts is not None and i == 1:
                     self.call_ref(suffix, parts[0])
+                    chain = f"{parts[0]}()"
+                else:
+                    chain = None
                 parts = None
             elif c.type == "FieldOrFnCall":
                 call = c.child_by_field_name("function_call")
@@ -451,14 +458,31 @@ class ZigExtractor(Extractor):
                 if call is not None:
                     if parts is not None:
                         self.call_ref(suffix, ".".join([*parts, text(call)]))
+                        chain = ".".join([*parts, text(call)]) + "()"
+                    elif chain is not None:
+                        self.ref(c, "calls", f"{chain}.{text(call)}", chain)
+                        chain = f"{chain}.{text(call)}()"
                     else:
                         self.ref(c, "calls", "<expr>." + text(call), "<expr>")
                     parts = None
                 elif field is not None and parts is not None:
                     parts.append(text(field))
+                elif field is not None and chain is not None:
+                    chain = f"{chain}.{text(field)}"
+                else:
+                    chain = None
             else:
-                parts = None
+                parts = chain = None
             i += 1
+
+    def _passed(self, args) -> None:
+        """Functions passed as arguments (``std.mem.sort(u32, xs, {}, lessThan)``): ``value``
+        references, so impact finds the place that passes them; a parameter or local is data."""
+        for a in args.named_children:
+            suffix = a.named_children[0] if a.type == "ErrorUnionExpr" and a.named_child_count == 1 else None
+            kids = suffix.named_children if suffix is not None and suffix.type == "SuffixExpr" else []
+            if len(kids) == 1 and kids[0].type == "IDENTIFIER":
+                self.call_ref(kids[0], text(kids[0]), "value")
 
     def _literal(self, init) -> None:
         """``T{ … }``: the type is the InitList's previous sibling (``.{ … }`` has none)."""

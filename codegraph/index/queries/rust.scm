@@ -18,3 +18,7 @@
 (struct_expression) @reference.new
 (macro_invocation) @reference.macro
 (let_declaration) @assign
+; names bound inside a function (loop and closure variables): they hide project functions there
+(for_expression pattern: (identifier) @local.bind)
+(closure_parameters (identifier) @local.bind)
+(closure_parameters (parameter pattern: (identifier) @local.bind))

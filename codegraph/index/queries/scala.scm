@@ -31,3 +31,5 @@
 (class_parameter name: (identifier) type: (_)) @local.class_parameter
 ; `{ self => ... }`: a name for `this` inside the template.
 (template_body (self_type) @alias.self)
+; a for-comprehension's generator variable (`for (f <- fs) f()`) hides project methods of that name
+(enumerator . (identifier) @local.bind)

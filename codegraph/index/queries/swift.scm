@@ -11,3 +11,7 @@
 (typealias_declaration) @definition.type_alias
 (import_declaration) @import
 (call_expression) @reference.call
+; names bound inside a function (parameters, loop variables, locals): they hide project functions there
+(parameter name: (simple_identifier) @local.bind)
+(for_statement item: (pattern bound_identifier: (simple_identifier) @local.bind))
+(statements (property_declaration name: (pattern bound_identifier: (simple_identifier) @local.bind)))

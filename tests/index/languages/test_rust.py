@@ -7,6 +7,7 @@ import pytest
 
 from codegraph.index.languages import is_test_path, language_for
 from codegraph.mcp.dispatch import call_tool
+from tests.index.languages import fixture_graph
 
 
 def edges(reader, kind: str) -> set[tuple[str, str, str]]:
@@ -111,7 +112,14 @@ def test_calls_on_untyped_receivers_stay_unresolved(rust):
     calls = edges(rust, "calls")
     assert not [c for c in calls if c[0] == "total_area"]  # `for shape in shapes { shape.area() }`
     assert {"shape.area"} <= unresolved(rust, "shapes/src/lib.rs")
-    assert {"w.frobnicate", "<expr>.shifted"} <= unresolved(rust, "app/src/main.rs")
+    assert {"w.frobnicate"} <= unresolved(rust, "app/src/main.rs")
+
+
+def test_a_call_on_what_a_call_returns_resolves_through_the_declared_return_type(rust):
+    # app/src/main.rs:21 `Point::new(1.0, 1.0).shifted(2.0)`: new returns Self (Point)
+    assert ("main", "shapes/src/geo/point.rs:Point::shifted") in fixture_graph.edges(rust, "calls")
+    # self.iter().map(...): iter is std's, so the chain stays unresolved, spelled as written
+    assert "self.iter().map" in unresolved(rust, "shapes/src/geo/point.rs")
 
 
 def test_reexports_through_mod_rs_import_the_definition(rust):

@@ -10,6 +10,7 @@ import pytest
 from codegraph.index.extract import extract
 from codegraph.index.languages import is_test_path
 from codegraph.query.relations import callees, callers
+from tests.index.languages import fixture_graph
 from tests.index.languages.fixture_graph import answers
 
 
@@ -115,7 +116,11 @@ def test_scala_new_and_case_class_calls_instantiate(scala):
 
 def test_scala_companion_object_calls_reach_the_object_and_its_apply(scala):
     # Order("o-1") in Main: the companion's explicit apply(id), not the case class constructor
-    assert edges_at(scala, MAIN, 9) == [("Order", "calls", "Order::apply", 25, "companion")]
+    # and .add("book", BigDecimal(12)) on what apply returns (an Order): add(sku, price) at line 17
+    assert edges_at(scala, MAIN, 9) == [
+        ("Order", "calls", "Order::apply", 25, "companion"),
+        ("Order().add", "calls", "Order::add", 17, "return-type"),
+    ]
     # Order(parts(0)) inside object Order
     assert ("Order::parse", "Order::apply") in edges_of(scala, "calls")
     # Customer.Anonymous is a val of the companion: a read, no edge
@@ -220,4 +225,60 @@ def test_scala_sync_after_editing_a_companion_equals_a_full_index(tmp_path):
     index_project(ProjectPaths(fresh.resolve()), workers=1)
     assert graph(live) == graph(fresh)
     with Reader(live) as r:
-        assert edges_at(r, MAIN, 9) == [("Order", "instantiates", "Order", 6, "package")]  # via shop.model._
+        assert edges_at(r, MAIN, 9) == [  # via shop.model._; .add on the Order it makes
+            ("Order", "instantiates", "Order", 6, "package"),
+            ("Order().add", "calls", "Order::add", 17, "return-type"),
+        ]
+
+
+def _index_files(tmp_path, files: dict[str, str]):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    for rel, body in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    return Reader(tmp_path)
+
+
+def test_scala_a_bare_name_means_the_innermost_open_package_before_an_outer_alias(tmp_path):
+    """scala-library: in ``package scala; package math``, ``extends Ordering[T]`` is scala.math's
+    trait, not the ``scala`` package object's ``type Ordering``; its ``min`` is then inherited."""
+    with _index_files(
+        tmp_path,
+        {
+            "scala/package.scala": "package object scala {\n  type Ordering[T] = scala.math.Ordering[T]\n}\n",
+            "scala/math/Ordering.scala": (
+                "package scala\npackage math\n\ntrait Ordering[T] {\n  def min(x: T, y: T): T = x\n}\n"
+            ),
+            "scala/math/Numeric.scala": (
+                "package scala\npackage math\n\ntrait Numeric[T] extends Ordering[T] {\n  def zero: T\n}\n"
+            ),
+            "scala/runtime/Proxy.scala": (
+                "package scala\npackage runtime\n\nimport scala.math.Numeric\n\ntrait Proxy[T] {\n"
+                "  protected implicit def num: Numeric[T]\n  def least(a: T, b: T): T = num.min(a, b)\n}\n"
+            ),
+        },
+    ) as reader:
+        assert fixture_graph.edges(reader, "extends") == {("Numeric", "scala/math/Ordering.scala:Ordering")}
+        assert callee_names(reader, "Proxy.least") == ["Ordering::min"]
+
+
+def test_scala_a_def_with_only_implicit_parameters_types_its_uses_like_a_field(tmp_path):
+    """scala-library's ``def newBuilder[A](implicit ord: ClassTag[A]): Builder[A, CC[A]]``, used as
+    ``newBuilder[A].result()`` and ``val b = newBuilder[A]; b.result()``."""
+    with _index_files(
+        tmp_path,
+        {
+            "shop/Builder.scala": "package shop\n\ntrait Builder[A] {\n  def result(): List[A]\n}\n",
+            "shop/Companion.scala": (
+                "package shop\n\nabstract class Companion {\n  def newBuilder[A](implicit n: Int): Builder[A]\n\n"
+                "  def empty[A]: List[A] = newBuilder[A].result()\n\n  def one[A](a: A): List[A] = {\n"
+                "    val b = newBuilder[A]\n    b.result()\n  }\n}\n"
+            ),
+        },
+    ) as reader:
+        assert "Builder::result" in callee_names(reader, "Companion.empty")
+        assert "Builder::result" in callee_names(reader, "Companion.one")

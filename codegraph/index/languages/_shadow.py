@@ -1,0 +1,69 @@
+"""Does a parameter, local, loop, catch or pattern binding hide a called name? (issue 11)
+
+``fun draw(render: () -> Unit) { render() }`` calls the parameter, not the project's top-level
+``render``. A language's extractor asks :func:`shadowed` for a bare call and, when the name is
+bound around the call, marks it local to the function (``Extractor.local_name``) so the resolver
+leaves it unresolved rather than bind it to a project definition.
+
+The walk goes up from the call through its ancestors to the first node of a ``stop`` type (a type
+body, the file). At each ancestor, the children written before the one the call is in may declare
+the name: a parameter list, a local declaration, a loop header, a lambda's or a catch clause's
+parameters, a pattern. What a child declares is read generically: identifiers in its name-like
+positions: its identifier children and those of its children that are binder nodes themselves
+(a parameter list holds parameters, a declaration holds declarators), never its value, type or
+body (fields such as ``value`` and ``type`` are skipped). Type names are ``type_identifier`` in
+these grammars, so they are not taken for bindings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+SKIP_FIELDS = frozenset(
+    {"value", "type", "body", "right", "default_value", "return_type", "result", "condition", "function"}
+)
+MAX_DEPTH = 6
+
+
+def declared(node, binders: frozenset[str], idents: frozenset[str], depth: int = 0) -> Iterator[str]:
+    """Names a declaration-like ``node`` binds (only when its type is in ``binders``, or below one)."""
+    if depth > MAX_DEPTH:
+        return
+    if node.type in idents:
+        if depth:
+            yield node.text.decode("utf-8", "replace")
+        return
+    if depth == 0 and node.type not in binders:
+        return
+    for i, child in enumerate(node.children):
+        if not child.is_named or (child.type not in binders and child.type not in idents):
+            continue
+        if node.field_name_for_child(i) in SKIP_FIELDS:
+            continue
+        yield from declared(child, binders, idents, depth + 1)
+
+
+def shadowed(
+    call,
+    name: str,
+    *,
+    binders: frozenset[str],
+    idents: frozenset[str],
+    stop: frozenset[str],
+    header: Callable[[object], Iterator[str]] | None = None,
+) -> bool:
+    """Is ``name`` bound between the syntax node ``call`` and the first ancestor of a ``stop``
+    type (declarations written before the call's branch; parameters and loop/lambda/catch
+    headers precede the body they bind in)? ``header(node)`` adds names a node's own header
+    binds that are not among its children (a Dart body's signature is its previous sibling)."""
+    child, node = call, call.parent
+    while node is not None and node.type not in stop:
+        for c in node.children:
+            if c.start_byte >= child.start_byte:
+                break
+            if c.is_named and c.type in binders and name in declared(c, binders, idents):
+                return True
+        if header is not None and name in header(node):
+            return True
+        child, node = node, node.parent
+    return False
