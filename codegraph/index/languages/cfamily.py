@@ -1120,7 +1120,13 @@ class CFamily(LanguageModule):
 
     def choose_overload(self, project, ref, node: Node) -> Node | None:
         """C++ overloads: the one whose parameter count fits the call's argument count; None when
-        several fit (or the count is unknown). C has no overloads."""
+        several fit (or the count is unknown). C has no overloads.
+
+        A call of a standard function that reaches an object-like macro of that name
+        (``#define getenv vms_getenv`` in a platform shim) stays unresolved: such a macro renames the
+        function only in the builds that define it, and the call means the library's everywhere else."""
+        if node.kind == "constant" and ref.receiver is None and ref.name in self.builtins:
+            return None
         if not self.cpp_rules or node.kind not in ("function", "method"):
             return node
         family = _overloads(project, self, node)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from codegraph.index.indexer import index_project
 from codegraph.index.languages._cfamily_source import blank_macros, dead_code, looks_like_cpp
 from codegraph.mcp.dispatch import call_tool
-from tests.index.languages.cfamily_helpers import index_fixture
+from codegraph.paths import ProjectPaths
+from tests.index.languages.cfamily_helpers import Graph, index_fixture
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +46,25 @@ def test_libc_calls_never_bind_to_project_definitions(g):
     assert "printf" in g.unresolved("src/main.c", 29)
     assert "sqrt" in g.unresolved("src/main.c", 29)
     assert "calloc" in g.unresolved("src/store.c", 30)
+
+
+def test_a_platform_macro_renaming_a_libc_function_does_not_capture_its_calls(tmp_path):
+    # curl's setup-vms.h: `#define getenv vms_getenv` applies only in VMS builds; getenv("X") in
+    # every other build is libc's. A project's own object-like alias of a project function still binds.
+    (tmp_path / "shim.h").write_text(
+        "#ifdef __VMS\n#define getenv vms_getenv\n#endif\n#define run_alias run_impl\nint run_impl(void);\n"
+    )
+    (tmp_path / "main.c").write_text(
+        '#include <stdlib.h>\n#include "shim.h"\nint main(void) {\n'
+        '  const char *v = getenv("HOME");\n  return run_alias();\n}\n'
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    assert g.calls_at("main.c", 4) == []
+    assert "getenv" in g.unresolved("main.c", 4)
+    assert [(h.ref, h.target, h.target_file) for h in g.calls_at("main.c", 5)] == [
+        ("run_alias", "run_alias", "shim.h")
+    ]
 
 
 def test_calls_through_function_pointer_fields_stay_unresolved(g):
