@@ -110,7 +110,7 @@ def _edges_at(conn: sqlite3.Connection) -> dict[tuple[str, int], list[tuple[str 
     return out
 
 
-_PLAIN = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
+_PLAIN = re.compile(r"[A-Za-z_$][\w$]*[?!]?(\.[A-Za-z_$][\w$]*[?!]?)*")  # Ruby names may end in ? or !
 RUNTIME_ONLY = "dynamic"
 
 
@@ -121,8 +121,11 @@ def _tail(text: str) -> str:
     return names[-1] if names else text
 
 
-def callee_matches(ref: str | None, callee: str, target_name: str) -> bool:
-    """Whether an edge whose stored callee text is ``ref`` (None: not stored) is the call ``callee``."""
+def callee_matches(ref: str | None, callee: str, target_name: str, drops_receivers: bool = True) -> bool:
+    """Whether an edge whose stored callee text is ``ref`` (None: not stored) is the call ``callee``.
+    ``drops_receivers``: the tool may store ``x.f()`` as ``f`` (the reference does); codegraph stores
+    the text as written, so there a bare ``f`` is another call on the line (Ruby ``serial? ==
+    other.serial?``), never ``other.serial?``."""
     plain = callee.removeprefix("new ").strip()
     if ref is None:
         return target_name == _tail(callee)
@@ -133,7 +136,7 @@ def callee_matches(ref: str | None, callee: str, target_name: str) -> bool:
         return False
     if not (_PLAIN.fullmatch(ref) and _PLAIN.fullmatch(plain)):
         return True
-    return plain.endswith("." + ref)  # the tool dropped a leading receiver (the reference: self.f → f)
+    return drops_receivers and plain.endswith("." + ref)  # a dropped leading receiver (self.f → f)
 
 
 def _key(target: dict) -> tuple[str, str, str, int | None]:
@@ -150,9 +153,10 @@ def _same(key: tuple, edge: tuple) -> bool:
     return key[3] is not None and (key[0], key[2], key[3]) == (edge[0], edge[2], edge[3])
 
 
-def score(db: Path, labels: dict) -> dict[str, Score]:
+def score(db: Path, labels: dict, drops_receivers: bool = False) -> dict[str, Score]:
     """Score an index against labelled sites. Returns {"all": Score, "static": Score, <resolver>: Score, ...}
-    ("static": every site but those of resolver ``dynamic``)."""
+    ("static": every site but those of resolver ``dynamic``). ``drops_receivers``: True for the
+    reference CLI's index (see :func:`callee_matches`)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         at = _edges_at(conn)
@@ -168,7 +172,7 @@ def score(db: Path, labels: dict) -> dict[str, Score]:
         want = _key(target) if target is not None else None
         found = []
         for ref, t_file, t_qname, t_name, t_line in at.get((site["file"], site["line"]), ()):
-            if not callee_matches(ref, callee, t_name):
+            if not callee_matches(ref, callee, t_name, drops_receivers):
                 continue
             edge = (t_file, t_qname, t_name, t_line)
             if want is not None and _same(want, edge):
@@ -246,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         for tool in tools:
             with tempfile.TemporaryDirectory() as tmp:
                 db = index_copy(src, Path(tmp) / corpus, reference=tool == "reference", labels=labels)
-                result = score(db, labels)
+                result = score(db, labels, drops_receivers=tool == "reference")
             report[f"{corpus}/{tool}"] = {
                 k: {
                     "precision": v.precision,

@@ -56,6 +56,15 @@ def test_callee_text_matches_its_dotted_chained_and_receiver_dropped_forms(ref, 
     assert bench.callee_matches(ref, callee, "unused") is matches
 
 
+def test_a_bare_call_of_codegraph_is_not_a_call_on_another_receiver_on_the_same_line():
+    # activerecord: `serial? == other.serial?` — codegraph's edge for the bare serial? (implicit self)
+    # stores "serial?"; only the reference, which drops receivers, may mean other.serial? by it
+    assert not bench.callee_matches("serial?", "other.serial?", "serial?", drops_receivers=False)
+    assert bench.callee_matches("serial?", "other.serial?", "serial?", drops_receivers=True)
+    assert bench.callee_matches("other.serial?", "other.serial?", "serial?", drops_receivers=False)
+    assert not bench.callee_matches("save", "self.save", "save", drops_receivers=False)
+
+
 def test_callee_without_stored_text_matches_by_target_name():
     assert bench.callee_matches(None, "self.x.save", "save")
     assert not bench.callee_matches(None, "self.x.save", "delete")
