@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from codegraph.index.indexer import index_project
 from codegraph.index.languages._cfamily_source import blank_macros, dead_code, looks_like_cpp
 from codegraph.mcp.dispatch import call_tool
-from tests.index.languages.cfamily_helpers import index_fixture
+from codegraph.paths import ProjectPaths
+from tests.index.languages.cfamily_helpers import Graph, index_fixture
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +104,44 @@ def test_static_functions_are_file_local(g):
 def test_a_header_without_cpp_syntax_is_c(g):
     assert g.language_of("include/kv/store.h") == "c"
     assert g.language_of("src/hash.h") == "c"
+
+
+VM_C = b"""#define vmdispatch(x) switch (x)
+#define vmcase(l) case l:
+#define GET_OPCODE(i) ((i) & 0x7f)
+static int step(int x) { return x + 1; }
+static int halt(int x) { return x - 1; }
+
+int run(int i) {
+  int r = 0;
+  for (;;) {
+    vmdispatch (GET_OPCODE(i)) {
+      vmcase(1) {
+        r = step(r);
+        break;
+      }
+      default:
+        r = halt(r);
+    }
+  }
+  return r;
+}
+"""
+
+
+def test_a_macro_misparsed_as_a_nested_function_makes_no_node_and_its_calls_stay_with_the_function(
+    tmp_path,
+):
+    # Lua's lvm.c: ``vmdispatch (GET_OPCODE(i)) {`` (a switch) parses as a function definition
+    # inside luaV_execute; C has no nested functions, so lines 10-17 belong to run
+    (tmp_path / "vm.c").write_bytes(VM_C)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    names = {r[0] for r in g.db.execute("SELECT qualified_name FROM nodes WHERE kind != 'file'")}
+    assert names == {"vmdispatch", "vmcase", "GET_OPCODE", "step", "halt", "run"}
+    assert targets(g, "vm.c", 12) == {("step", "step", "vm.c")}
+    assert targets(g, "vm.c", 16) == {("halt", "halt", "vm.c")}
+    assert {h.source for h in g.edges("calls")} == {"run"}
 
 
 def test_macro_clean_ups_keep_every_offset():
