@@ -16,7 +16,7 @@ import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from codegraph.index.languages.base import PARAM_OF
+from codegraph.index.languages.base import HELD_BY, PARAM_OF
 from codegraph.model import OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
 TYPE_TARGETS = frozenset(
@@ -615,6 +615,14 @@ class _Project:
             return self.enclosing_class(scope_id)
         if expr.startswith(PARAM_OF):
             return self._callback_param_type(path, scope_id, expr[len(PARAM_OF) :])
+        if expr.startswith(HELD_BY):  # the value a chain of fields holds: fields only, no calls
+            if (scope_id, expr) in self._class_of_active:
+                return None  # n := n.next: a chain through its own variable is unknown
+            self._class_of_active.add((scope_id, expr))
+            try:
+                return self.property_chain(path, scope_id, expr[len(HELD_BY) :])
+            finally:
+                self._class_of_active.discard((scope_id, expr))
         if "()." in expr:  # a local holding what a chain of calls returns (c := NewPool().Get())
             return self.chain_class(path, scope_id, expr + "()")
         if expr.count(".") == 1 and expr.split(".", 1)[0] in lang.self_names:

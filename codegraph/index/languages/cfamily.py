@@ -561,6 +561,12 @@ class CFamilyExtractor(Extractor):
                 self.add_def(ts, "type_alias", name)
 
     def _function(self, ts) -> None:
+        if self._in_function_body(ts):
+            # C and C++ have no function definition inside a function body (a local class's
+            # member sits in the class body, which stops the walk): this is a macro misparsed as
+            # one, e.g. Lua's ``vmdispatch (GET_OPCODE(i)) {`` (a ``switch``) in ``luaV_execute``.
+            # No node: its calls and references belong to the enclosing function.
+            return
         fd = _function_declarator(ts.child_by_field_name("declarator"))
         if fd is None:
             return

@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
-from codegraph.index.languages.base import LanguageModule
+from codegraph.index.languages.base import ELEMENT, HELD_BY, LanguageModule
 from codegraph.model import Node
 
 BUILTINS = frozenset(
@@ -101,6 +101,39 @@ def call_chain(node) -> str | None:
         base = call_chain(fn) if fn is not None and fn.type in ("identifier", "selector_expression") else None
         return f"{base}()" if base else None
     return None
+
+
+def held_path(node) -> str | None:
+    """A value reached through fields and indexes from a name, as the resolver reads it after
+    :data:`~codegraph.index.languages.base.HELD_BY`: ``e.trees[0].root`` → ``e.trees.[].root``
+    (``[]``: the element of the slice, array or map before it); ``(*p).x`` and ``(x)`` read
+    through. None for anything else (a call, a slice expression, a literal)."""
+    t = node.type
+    if t == "identifier":
+        return text(node)
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return held_path(node.named_children[0])
+    if t == "unary_expression" and text(node.child_by_field_name("operator") or node) == "*":
+        operand = node.child_by_field_name("operand")
+        return held_path(operand) if operand is not None else None
+    if t == "selector_expression":
+        operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
+        base = held_path(operand) if operand is not None and field is not None else None
+        return f"{base}.{text(field)}" if base else None
+    if t == "index_expression":
+        operand = node.child_by_field_name("operand")
+        base = held_path(operand) if operand is not None else None
+        return f"{base}.{ELEMENT}" if base else None
+    return None
+
+
+def element_type(typ, type_params: frozenset[str] = frozenset()) -> str | None:
+    """The named element type of ``[]T``, ``[N]*T`` or ``map[K]T``; None for anything else, a
+    nested container, or one of the enclosing declaration's type parameters."""
+    if typ is None or typ.type not in ("slice_type", "array_type", "map_type"):
+        return None
+    elem = type_name(typ.child_by_field_name("element") or typ.child_by_field_name("value"))
+    return elem if elem and elem not in type_params else None
 
 
 def _single_spec_span(spec):
@@ -275,6 +308,15 @@ class GoExtractor(Extractor):
         d = self.add_def(ts, kind, ts.child_by_field_name("name"), _single_spec_span(ts))
         if d is None or typ is None:
             return
+        tparams = ts.child_by_field_name("type_parameters")
+        bound = frozenset(
+            text(n)
+            for p in (tparams.named_children if tparams else ())
+            for n in p.children_by_field_name("name")
+        )
+        elem = element_type(typ, bound)
+        if elem:  # type methodTrees []methodTree: indexing or ranging over one gives a methodTree
+            self.type_fact(typ, ELEMENT, elem)
         if kind == "struct":
             fields = next((c for c in typ.named_children if c.type == "field_declaration_list"), None)
             for f in fields.named_children if fields is not None else ():
@@ -417,8 +459,11 @@ class GoExtractor(Extractor):
                 return
             operand = fn.child_by_field_name("operand")
             recv = call_chain(operand) if operand is not None else None
+            held = held_path(operand) if operand is not None else None
             if recv and recv.endswith(")"):  # NewPool().Get().Run(), (&T{}).M()
                 self.ref(ts, "calls", f"{recv}.{field}", recv)
+            elif held:  # e.trees[0].root.getValue(): fields and elements of a typed name
+                self.ref(ts, "calls", f"{held}.{field}", held)
             else:
                 self.ref(ts, "calls", "<expr>." + field, "<expr>")
 
@@ -514,16 +559,23 @@ class GoExtractor(Extractor):
         self.ref(ts, "references", name, None)
 
     def _range(self, ts) -> None:
-        """``for _, x := range xs`` where ``xs`` is a parameter or local declared ``[]T`` / ``[]*T`` /
-        ``map[K]T`` in the same function: ``x`` holds a ``T``."""
+        """``for _, x := range xs`` where ``xs`` is a parameter declared ``[]T`` / ``[]*T`` /
+        ``map[K]T`` in the same function: ``x`` holds a ``T``. Over anything else reached through
+        names, fields and indexes (``xs``, ``e.trees``, ``t[i].kids``): the element its type
+        states (``type methodTrees []methodTree``), through :data:`HELD_BY`."""
         left, right = ts.child_by_field_name("left"), ts.child_by_field_name("right")
         for n in left.named_children if left is not None else ():
             if n.type == "identifier" and text(n) != "_":
                 self.local_name(ts, text(n))
-        if left is None or right is None or right.type != "identifier" or left.named_child_count != 2:
+        if left is None or right is None or left.named_child_count != 2:
             return
         var = left.named_children[1]
-        if var.type != "identifier":
+        if var.type != "identifier" or text(var) == "_":
+            return
+        if right.type != "identifier":
+            held = held_path(right)  # for _, tree := range e.trees: an element of a field's type
+            if held:
+                self.type_fact(ts, text(var), f"{HELD_BY}{held}.{ELEMENT}")
             return
         fn = ts.parent
         while fn is not None and fn.type not in (
@@ -543,9 +595,11 @@ class GoExtractor(Extractor):
         elem = None
         for typ in decls:
             if typ is not None and typ.type in ("slice_type", "array_type", "map_type"):
-                elem = type_name(typ.child_by_field_name("element") or typ.child_by_field_name("value"))
+                elem = element_type(typ)
         if elem:
             self.type_fact(ts, text(var), elem)
+        else:  # a local, a receiver, a named-type parameter: its type's element, if it states one
+            self.type_fact(ts, text(var), f"{HELD_BY}{want}.{ELEMENT}")
 
     def _value_type(self, v) -> str | None:
         """The type (or the callee whose result it is) a value expression produces, when written."""
@@ -558,6 +612,10 @@ class GoExtractor(Extractor):
             return type_name(v.child_by_field_name("type"))
         if v.type == "type_assertion_expression":
             return type_name(v.child_by_field_name("type"))
+        if v.type in ("selector_expression", "index_expression"):
+            # t := engine.trees, root := t[i].root: what the fields and elements hold
+            held = held_path(v)
+            return HELD_BY + held if held else None
         if v.type == "call_expression":
             fn = v.child_by_field_name("function")
             if fn is not None and fn.type in ("index_expression",):

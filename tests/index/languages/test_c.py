@@ -125,6 +125,44 @@ def test_a_header_without_cpp_syntax_is_c(g):
     assert g.language_of("src/hash.h") == "c"
 
 
+VM_C = b"""#define vmdispatch(x) switch (x)
+#define vmcase(l) case l:
+#define GET_OPCODE(i) ((i) & 0x7f)
+static int step(int x) { return x + 1; }
+static int halt(int x) { return x - 1; }
+
+int run(int i) {
+  int r = 0;
+  for (;;) {
+    vmdispatch (GET_OPCODE(i)) {
+      vmcase(1) {
+        r = step(r);
+        break;
+      }
+      default:
+        r = halt(r);
+    }
+  }
+  return r;
+}
+"""
+
+
+def test_a_macro_misparsed_as_a_nested_function_makes_no_node_and_its_calls_stay_with_the_function(
+    tmp_path,
+):
+    # Lua's lvm.c: ``vmdispatch (GET_OPCODE(i)) {`` (a switch) parses as a function definition
+    # inside luaV_execute; C has no nested functions, so lines 10-17 belong to run
+    (tmp_path / "vm.c").write_bytes(VM_C)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    names = {r[0] for r in g.db.execute("SELECT qualified_name FROM nodes WHERE kind != 'file'")}
+    assert names == {"vmdispatch", "vmcase", "GET_OPCODE", "step", "halt", "run"}
+    assert targets(g, "vm.c", 12) == {("step", "step", "vm.c")}
+    assert targets(g, "vm.c", 16) == {("halt", "halt", "vm.c")}
+    assert {h.source for h in g.edges("calls")} == {"run"}
+
+
 def test_macro_clean_ups_keep_every_offset():
     src = b"LUA_API int lua_f (lua_State *L);\n#if 0\nbroken(\n#endif\nint g(void) { return f(1); }\n"
     out = dead_code(blank_macros(src, False), False)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from codegraph.index.indexer import index_project
 from codegraph.index.languages.cfamily import param_key, param_range
 from codegraph.mcp.dispatch import call_tool
-from tests.index.languages.cfamily_helpers import index_fixture
+from codegraph.paths import ProjectPaths
+from tests.index.languages.cfamily_helpers import Graph, index_fixture
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +188,34 @@ def test_declaration_macros_at_namespace_scope_are_blanked_but_calls_in_bodies_s
     assert len(out) == len(src)
     assert b"ABSL_FLAG" not in out and b"ABSL_NAMESPACE_BEGIN" not in out
     assert b"EXPECT_EQ(a, b);" in out
+
+
+LOCAL_CLASSES_CPP = b"""int helper(int x) { return x; }
+
+int outer(int i) {
+  struct Local {
+    int twice(int v) { return helper(v) * 2; }
+  };
+  auto f = [](int k) {
+    struct InLambda { int once(int v) { return helper(v); } };
+    return InLambda().once(k);
+  };
+  Local l;
+  return l.twice(i) + f(i);
+}
+"""
+
+
+def test_member_functions_of_local_classes_stay_methods_inside_a_function(tmp_path):
+    # a function definition nested in a function body is a macro misparse, but one in a local
+    # class's body (also inside a lambda) is a real member function
+    (tmp_path / "local.cpp").write_bytes(LOCAL_CLASSES_CPP)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    assert [n["kind"] for n in g.nodes("outer::Local::twice")] == ["method"]
+    assert [n["kind"] for n in g.nodes("outer::InLambda::once")] == ["method"]
+    assert targets(g, "local.cpp", 5) == {("helper", "helper", "local.cpp", 1)}
+    assert {h.source for h in g.edges("calls") if h.line in (5, 8)} == {
+        "outer::Local::twice",
+        "outer::InLambda::once",
+    }

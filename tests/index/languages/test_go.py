@@ -180,6 +180,111 @@ def test_build_constrained_twin_does_not_hide_the_default_build(tmp_path):
         assert edges(reader, "calls") == {("Use", "a.go:check"), ("Use", "c_linux.go:size")}
 
 
+ROUTER_TREE_GO = """package rt
+
+type node struct{ path string }
+
+func (n *node) getValue(p string) string { return n.path + p }
+
+type methodTree struct {
+	method string
+	root   *node
+}
+
+type methodTrees []methodTree
+
+type byName map[string]*node
+
+type List[T any] []T
+
+type T struct{}
+
+func (T) getValue(p string) string { return p }
+
+func (trees methodTrees) get(method string) *node {
+	for _, tree := range trees {
+		if tree.method == method {
+			return tree.root
+		}
+	}
+	return nil
+}
+"""
+
+ROUTER_ENGINE_GO = """package rt
+
+type Engine struct {
+	trees methodTrees
+	one   methodTree
+	named byName
+	ptr   *methodTrees
+	list  List[methodTree]
+	raw   []methodTree
+}
+
+func (e *Engine) handle(p string) string {
+	t := e.trees
+	for i := 0; i < len(t); i++ {
+		root := t[i].root
+		root.getValue(p)
+	}
+	e.trees[0].root.getValue(p)
+	for _, tree := range e.trees {
+		tree.root.getValue(p)
+	}
+	e.one.root.getValue(p)
+	e.named["x"].getValue(p)
+	v, ok := e.named["y"]
+	if ok {
+		v.getValue(p)
+	}
+	(*e.ptr)[0].root.getValue(p)
+	e.list[0].getValue(p)
+	e.raw[0].root.getValue(p)
+	return ""
+}
+
+type link struct{ next *link }
+
+func (l *link) getValue(p string) string { return p }
+
+var head *link
+
+func shadow(p string) {
+	head := head.next
+	head.getValue(p)
+}
+"""
+
+
+def test_index_and_range_take_the_element_type_of_named_slice_and_map_types(tmp_path):
+    # gin's router: trees methodTrees, type methodTrees []methodTree, methodTree.root *node
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "go.mod").write_text("module example.com/rt\n")
+    (tmp_path / "tree.go").write_text(ROUTER_TREE_GO)
+    (tmp_path / "engine.go").write_text(ROUTER_ENGINE_GO)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        calls = rows(
+            reader,
+            "SELECT e.line, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source"
+            " JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls' AND s.qualified_name = 'Engine::handle'",
+        )
+        missing = unresolved(reader)
+    # 16 root := t[i].root (t := e.trees), 18 e.trees[0].root, 20 range e.trees, 22 e.one.root,
+    # 23 e.named["x"] (map[string]*node), 26 v, ok := e.named["y"], 28 (*e.ptr)[0] (ptr *methodTrees)
+    assert sorted(calls) == [(line, "node::getValue") for line in (16, 18, 20, 22, 23, 26, 28)]
+    # 41 head := head.next: the local's one fact goes through itself: unknown, and no endless loop
+    assert ("engine.go", "head.getValue") in missing
+    # List[T any] []T: the element is the type parameter, never the package's type T;
+    # raw []methodTree: an unnamed slice type states no element
+    assert ("engine.go", "e.list.[].getValue") in missing
+    assert ("engine.go", "e.raw.[].root.getValue") in missing
+
+
 def test_every_operation_answers_on_the_go_fixture(go, monkeypatch):
     root = go.root
     monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
