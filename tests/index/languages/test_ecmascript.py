@@ -550,3 +550,23 @@ def test_jsx_elements_of_components_instantiate_them_and_dom_tags_do_not(tmp_pat
         said = render(callers(reader, "Labeled"))
         assert "called by 2" in said and "Form" in said and "Old" in said
         assert "Form" in render(impact(reader, "Labeled"))
+
+
+def test_a_jsx_member_assigned_onto_a_function_component_reaches_the_assigned_component(tmp_path):
+    with index(
+        tmp_path,
+        {
+            "Tab.tsx": "export const Tab = () => <div />;\n",
+            "Layout.tsx": "import { Tab } from './Tab';\n"
+            "export const Layout = (props) => {\n"
+            "  const Pane = () => <span />;\n"
+            "  return <div>{props.children}</div>;\n"
+            "};\n"
+            "Layout.Tab = Tab;\n",
+            "Show.tsx": "import { Layout } from './Layout';\n"
+            "export const Show = () => <Layout><Layout.Tab /><Layout.Pane /></Layout>;\n",
+        },
+    ) as reader:
+        # Layout.Pane is a local of Layout's body, no member of it: unresolved
+        assert instantiated_by(reader, "Show") == {"Layout.tsx:Layout", "Tab.tsx:Tab"}
+        assert ("Show.tsx", "Layout.Pane") in unresolved(reader)
