@@ -53,6 +53,11 @@ class Node:
     return_type: str | None = None
 
 
+# ``Ref.args`` of an ``instantiates`` reference that is a markup element naming a component (JSX's
+# ``<Foo />``): the edge stays ``instantiates`` whatever the target's kind (a function component too)
+ELEMENT_USE = "element"
+
+
 @dataclass(slots=True)
 class Ref:
     """A reference found in source, waiting for name resolution.

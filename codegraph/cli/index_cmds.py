@@ -15,6 +15,8 @@ from codegraph.paths import ProjectPaths, find_root, init_root
 
 
 def _report(summary: IndexSummary, as_json: bool) -> None:
+    for warning in summary.warnings():  # on stderr in both modes: --json stdout holds the summary only
+        click.echo(warning, err=True)
     if as_json:
         click.echo(json.dumps(summary.__dict__, indent=2))
     else:

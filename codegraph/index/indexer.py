@@ -86,6 +86,16 @@ class IndexSummary:
     # which resolution ran (issue 12): {"mode": "incremental" | "full", "files": files re-resolved,
     # "references": references resolved, "reason": why a sync resolved everything}
     resolution: dict[str, object] = field(default_factory=dict)
+    # manifest path → why it was not read (a truncated tsconfig.json…): resolution went on without it
+    manifest_problems: dict[str, str] = field(default_factory=dict)
+
+    def warnings(self) -> list[str]:
+        """One line per manifest the run could not read (a silent ``@lib/*`` that stops resolving
+        was only visible in ``codegraph status`` before)."""
+        return [
+            f"warning: {path} not read ({why}): resolution goes on without it"
+            for path, why in sorted(self.manifest_problems.items())
+        ]
 
     def line(self) -> str:
         skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items())) or "none"
@@ -337,6 +347,7 @@ def _index_once(
                 # an interrupted run never committed: what is stored matches the disk again
                 writer.set_metadata(conn, {"index_state": "complete"})
             summary.reused = summary.files = len(reuse_set)
+            summary.manifest_problems = _stored_manifest_problems(conn)  # the manifests are unchanged
             _fill_counts(conn, summary, known_skipped)
             if memo:  # warm the in-process memo now, so the first edit's sync skips decoding
                 stats = {f.path: (f.size, f.mtime_ns) for f in found.files}
@@ -417,6 +428,16 @@ def _stored_manifests(conn) -> dict[str, str]:
     except ValueError:
         stored = {}
     return stored if isinstance(stored, dict) else {}
+
+
+def _stored_manifest_problems(conn) -> dict[str, str]:
+    """The manifests the last index could not read, path → why (metadata ``cgpy_manifest_problems``)."""
+    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_manifest_problems'").fetchone()
+    try:
+        stored = json.loads(row[0]) if row else {}
+    except ValueError:
+        stored = {}
+    return {str(k): str(v) for k, v in stored.items()} if isinstance(stored, dict) else {}
 
 
 def _remapped(conn, extensions: dict[str, str] | None) -> Callable[[str], bool]:
@@ -549,6 +570,7 @@ def _update(
         "references": resolution.resolved_refs,
         **({"reason": why} if only is None else {}),
     }
+    summary.manifest_problems = dict(resolution.manifest_problems)
     summary.phases["resolve"] = time.perf_counter() - clock
     clock = time.perf_counter()
     head = _git_head(root)

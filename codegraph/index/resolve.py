@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from codegraph.index.languages.base import HELD_BY, PARAM_OF
-from codegraph.model import OWNER_SOURCE, Edge, FileExtraction, Node, Ref
+from codegraph.model import ELEMENT_USE, OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
 TYPE_TARGETS = frozenset(
     {
@@ -977,7 +977,7 @@ def resolve(
                 continue
             if ref.kind in ("references", "value"):
                 kind = "references"
-            elif target.kind in TYPE_TARGETS or target.kind == COMPONENT:
+            elif target.kind in TYPE_TARGETS or target.kind == COMPONENT or ref.args == ELEMENT_USE:
                 kind = "instantiates"
             else:
                 kind = "calls"

@@ -155,3 +155,36 @@ def test_min_confidence_nan_is_refused_not_an_empty_answer(tmp_path):
         assert "Traceback" not in proc.stderr
     ok = cg("callers", "Query.add_q", "--min-confidence", "0.5", "-p", str(root))
     assert ok.returncode == 0 and "QuerySet::filter" in ok.stdout
+
+
+def test_a_broken_manifest_is_one_warning_line_at_every_index_run_and_a_json_field(tmp_path):
+    (tmp_path / "src/lib").mkdir(parents=True)
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"paths": {"@lib/*": ["src/lib/*"]')  # cut
+    (tmp_path / "package.json").write_bytes(b"\xff\xfe\x00binary")
+    (tmp_path / "src/lib/u.ts").write_text("export function u() { return 1; }\n")
+    (tmp_path / "src/main.ts").write_text("import { u } from '@lib/u';\nexport function main() { u(); }\n")
+    runs = {
+        "init": cg("init", str(tmp_path)),
+        "sync (nothing changed)": cg("sync", str(tmp_path)),
+        "index": cg("index", str(tmp_path)),
+    }
+    (tmp_path / "src/main.ts").write_text(
+        "import { u } from '@lib/u';\nexport function main() { u(); u(); }\n"
+    )
+    runs["sync (an edit)"] = cg("sync", str(tmp_path))
+    for run, proc in runs.items():
+        assert proc.returncode == 0, (run, proc.stderr)
+        warnings = [line for line in proc.stderr.splitlines() if line.startswith("warning:")]
+        assert len(warnings) == 2, (run, proc.stderr)
+        assert warnings[0].startswith("warning: package.json not read (unreadable"), run
+        assert warnings[1].startswith("warning: tsconfig.json not read (not parseable"), run
+    as_json = cg("sync", "--json", str(tmp_path))
+    assert as_json.returncode == 0
+    summary = json.loads(as_json.stdout)  # stdout is the summary alone
+    assert sorted(summary["manifest_problems"]) == ["package.json", "tsconfig.json"]
+    assert as_json.stderr.count("warning: ") == 2
+    # mended, the warning goes away
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {"paths": {"@lib/*": ["src/lib/*"]}}}')
+    (tmp_path / "package.json").write_text("{}")
+    mended = cg("sync", str(tmp_path))
+    assert mended.returncode == 0 and "warning" not in mended.stderr

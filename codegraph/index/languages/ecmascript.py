@@ -11,6 +11,14 @@ it (``operate((source, subscriber) => …)``, see ``base.PARAM_OF``); ``this.x =
 parameter's annotation or ``= new X()`` default; the functions of an object literal held by a
 variable, ``export default`` or ``module.exports`` (or returned by a factory) are nodes of their
 holder, found through ``api.go()``, ``{go: compute}``, ``api.go = compute`` and ``new Factory()``.
+
+A JSX element whose name starts with a capital (``<Labeled …>``, ``<Dialog.Root />``; the javascript
+and tsx grammars parse JSX, typescript's does not) is an ``instantiates`` reference from the enclosing
+function, resolved like a call (import, local, unique definition; ``Dialog`` then its member
+``Root``) and kept ``instantiates`` whatever the target (a function component too); a lower-case tag
+is a DOM element and gives nothing. ``<Layout.Tab />`` also follows a top-level ``Layout.Tab = Tab``
+(react-admin's compound components). Measured: react-admin's ``callers Labeled`` went from 0 to 36
+sites, in its stories and in the 7 non-story files that render it.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import ClassVar
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, dotted, squash, text
 from codegraph.index.languages import _js_project
 from codegraph.index.languages.base import METHOD_CONTAINERS, PARAM_OF, LanguageModule
-from codegraph.model import Node
+from codegraph.model import ELEMENT_USE, Node
 
 BUILTINS = frozenset(
     """
@@ -82,6 +90,8 @@ class EcmaScriptExtractor(Extractor):
             name = dotted(ctor) if ctor is not None else None
             if name:
                 self.ref(ts, "instantiates", name, name.rsplit(".", 1)[0] if "." in name else None)
+        elif capture == "element":
+            self._element(ts)
         elif capture == "import":
             self._import(ts)
         elif capture == "return":
@@ -115,6 +125,17 @@ class EcmaScriptExtractor(Extractor):
             ):
                 return
             self.ref(ts, "references", text(ts), None)
+
+    def _element(self, name_node) -> None:
+        """The name of a JSX element: ``<Foo …>``, ``<Foo />`` and ``<Foo.Bar />`` (a member of
+        ``Foo``) instantiate a component; a lower-case tag is a DOM element and a namespaced one
+        (``<svg:rect>``) no name of the program, so neither is a reference."""
+        name = dotted(name_node)
+        if not name or not name[:1].isupper():
+            return
+        self.ref(
+            name_node, "instantiates", name, name.rsplit(".", 1)[0] if "." in name else None, ELEMENT_USE
+        )
 
     def _class(self, ts) -> None:
         kind = CLASS_KINDS.get(ts.type)
@@ -758,10 +779,12 @@ class EcmaScript(LanguageModule):
     def resolve_ref(self, project, path: str, ref) -> tuple[Node | None, str] | None:
         """Members of an object literal (issue 11): ``api.go()`` / ``api.run()`` where ``api`` (here
         or imported) is ``{go: compute, run() {…}}`` or had ``api.go = compute``, and ``this.run()``
-        inside one of its functions. None (the generic rules) for everything else."""
+        inside one of its functions; a JSX element ``<Dialog.Root />`` the same way. None (the generic
+        rules) for everything else."""
         if ref.kind == "calls" and ref.receiver is None:
             return _bare_past_literals(project, path, ref)
-        if ref.kind != "calls" or ref.receiver is None or "." in ref.name[len(ref.receiver) + 1 :]:
+        member = ref.kind == "calls" or ref.args == ELEMENT_USE
+        if not member or ref.receiver is None or "." in ref.name[len(ref.receiver) + 1 :]:
             return None
         recv, method = ref.receiver, ref.name[len(ref.receiver) + 1 :]
         if recv in self.self_names:
@@ -775,6 +798,8 @@ class EcmaScript(LanguageModule):
             holder = project.resolve_dotted(path, ref.source, recv)
             if holder is None and "." not in recv:
                 return _made_member(project, path, ref, method)
+            if isinstance(holder, Node) and holder.kind == "function" and ref.args == ELEMENT_USE:
+                return _assigned_member(project, holder, method)  # <Layout.Tab />, Layout.Tab = Tab
             if not isinstance(holder, Node) or holder.kind not in LITERAL_HOLDERS:
                 return None
         else:
@@ -862,6 +887,13 @@ def _literal_member(project, holder: Node, name: str) -> tuple[Node, str] | None
     hits = [n for n in project.children.get(holder.id, {}).get(name, ()) if n.kind in ("function", "method")]
     if hits:
         return hits[-1], "object-literal"
+    return _assigned_member(project, holder, name)
+
+
+def _assigned_member(project, holder: Node, name: str) -> tuple[Node, str] | None:
+    """``name`` of a top-level ``holder`` that a top-level ``holder.name = f`` (or ``{name: f}``
+    when it holds an object literal) made the function or class ``f`` (react-admin's compound
+    component: ``TabbedShowLayout.Tab = Tab``)."""
     if project.parent.get(holder.id) != f"file:{holder.file_path}":
         return None
     local = project.exports.get(holder.file_path, {}).get(f"{FIELD}{holder.name}.{name}")
@@ -886,6 +918,10 @@ def _probe(files, base: str) -> str | None:
     return None
 
 
+# what the grammars that parse JSX (javascript, tsx; typescript has none) resolve besides
+JSX_RESOLUTION = ", JSX elements of components (`<Foo />`, `<Foo.Bar />`)"
+
+
 class TypeScript(EcmaScript):
     name = "TypeScript"
     label = "typescript"
@@ -899,7 +935,8 @@ class Tsx(EcmaScript):
     label = "tsx"
     grammar = "tsx"
     extensions = (".tsx",)
-    query = "typescript.scm"
+    query = "tsx.scm"
+    resolution = EcmaScript.resolution + JSX_RESOLUTION
 
 
 class JavaScript(EcmaScript):
@@ -908,6 +945,7 @@ class JavaScript(EcmaScript):
     grammar = "javascript"
     extensions = (".js", ".mjs", ".cjs")
     query = "javascript.scm"
+    resolution = EcmaScript.resolution + JSX_RESOLUTION
 
 
 class Jsx(EcmaScript):
@@ -916,6 +954,7 @@ class Jsx(EcmaScript):
     grammar = "javascript"
     extensions = (".jsx",)
     query = "javascript.scm"
+    resolution = EcmaScript.resolution + JSX_RESOLUTION
 
 
 LANGUAGES = (TypeScript(), Tsx(), JavaScript(), Jsx())

@@ -1,4 +1,4 @@
-; TypeScript / TSX: the syntax nodes the extractor turns into symbols and references.
+; TypeScript (tsx.scm adds JSX elements; this grammar has none): the syntax nodes the extractor turns into symbols and references.
 (class_declaration) @class
 (abstract_class_declaration) @class
 (class name: (_)) @class

@@ -8,7 +8,7 @@ from __future__ import annotations
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
 from codegraph.store.reader import Reader
-from tests.index.languages.fixture_graph import edges
+from tests.index.languages.fixture_graph import edges, unresolved
 
 
 def index(root, files: dict[str, str]):
@@ -497,3 +497,76 @@ def test_on_one_line_a_factorys_own_helper_is_still_no_member_of_the_literal_it_
     ) as reader:
         assert calls_from(reader, "make") == {"w.js:make::f"}
         assert calls_from(reader, "make::go") == {"w.js:make::f"}
+
+
+def instantiated_by(reader, source: str) -> set[str]:
+    """``file:qualified name`` of everything ``source`` (a qualified name) instantiates."""
+    return {target for src, target in edges(reader, "instantiates") if src == source}
+
+
+def test_jsx_elements_of_components_instantiate_them_and_dom_tags_do_not(tmp_path):
+    with index(
+        tmp_path,
+        {
+            "Labeled.tsx": "export const Labeled = (props) => <label>{props.children}</label>;\n",
+            "Dialog.tsx": "function Root() { return <div />; }\n"
+            "export class Panel extends Object { render() { return <section />; } }\n"
+            "export const Dialog = { Root };\n",
+            "Form.tsx": "import { Labeled } from './Labeled';\n"
+            "import { Dialog, Panel } from './Dialog';\n"
+            "import { Box } from '@mui/material';\n"
+            "function Hint() { return <span>hint</span>; }\n"
+            "export function Form() {\n"
+            "  return (\n"
+            "    <Box>\n"
+            "      <Labeled label='x'><input /></Labeled>\n"
+            "      <Dialog.Root />\n"
+            "      <Panel />\n"
+            "      <Hint />\n"
+            "      <div><Missing /></div>\n"
+            "    </Box>\n"
+            "  );\n"
+            "}\n",
+            "legacy.js": "import { Labeled } from './Labeled';\n"
+            "export function Old() { return <Labeled><a.b /></Labeled>; }\n",
+        },
+    ) as reader:
+        assert instantiated_by(reader, "Form") == {
+            "Labeled.tsx:Labeled",  # an imported function component: instantiates, not calls
+            "Dialog.tsx:Root",  # <Dialog.Root />: Dialog, then its member (here Root, by shorthand)
+            "Dialog.tsx:Panel",
+            "Form.tsx:Hint",  # a component of the same file
+        }
+        assert instantiated_by(reader, "Old") == {"Labeled.tsx:Labeled"}  # JSX in a .js file
+        assert not {t for s, t in edges(reader, "calls") if s in ("Form", "Old")}
+        # Box (a package's) and Missing (bound nowhere) stay unresolved; no DOM tag is a reference
+        names = {name for _, name in unresolved(reader)}
+        assert {"Box", "Missing"} <= names
+        assert not names & {"div", "span", "input", "label", "section", "a.b"}
+        from codegraph.query.impact import impact
+        from codegraph.query.relations import callers
+        from codegraph.render import render
+
+        said = render(callers(reader, "Labeled"))
+        assert "called by 2" in said and "Form" in said and "Old" in said
+        assert "Form" in render(impact(reader, "Labeled"))
+
+
+def test_a_jsx_member_assigned_onto_a_function_component_reaches_the_assigned_component(tmp_path):
+    with index(
+        tmp_path,
+        {
+            "Tab.tsx": "export const Tab = () => <div />;\n",
+            "Layout.tsx": "import { Tab } from './Tab';\n"
+            "export const Layout = (props) => {\n"
+            "  const Pane = () => <span />;\n"
+            "  return <div>{props.children}</div>;\n"
+            "};\n"
+            "Layout.Tab = Tab;\n",
+            "Show.tsx": "import { Layout } from './Layout';\n"
+            "export const Show = () => <Layout><Layout.Tab /><Layout.Pane /></Layout>;\n",
+        },
+    ) as reader:
+        # Layout.Pane is a local of Layout's body, no member of it: unresolved
+        assert instantiated_by(reader, "Show") == {"Layout.tsx:Layout", "Tab.tsx:Tab"}
+        assert ("Show.tsx", "Layout.Pane") in unresolved(reader)
