@@ -16,7 +16,7 @@ from codegraph.query.impact import ImpactResult
 from codegraph.query.node import NodeResult
 from codegraph.query.relations import RelationResult
 from codegraph.query.search import SearchResult
-from codegraph.query.status import StatusResult
+from codegraph.query.status import StatusResult, ever_completed
 from codegraph.query.trace import MAX_TRACE_DEPTH, TraceResult
 
 
@@ -164,8 +164,7 @@ def _status(r: StatusResult) -> str:
     out = [
         f"root: {quote_path(str(r.root))}",
         f"index: {c['files']} files, {c['nodes']} nodes, {c['edges']} edges, {c['unresolved']} unresolved references",
-        f"state: {m.get('index_state', 'unknown')}; commit {m.get('indexed_at_commit') or '-'}; "
-        f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
+        _status_state(r),
         "languages: " + (", ".join(f"{k} {v} files" for k, v in r.languages.items()) or "none"),
     ]
     if r.partial:
@@ -187,14 +186,23 @@ def _status(r: StatusResult) -> str:
     if r.running:
         done, total = r.running.get("done"), r.running.get("total")
         where = f" ({done}/{total} files parsed)" if total else ""
+        answers = (
+            "the answers below come from the last complete index until it finishes"
+            if ever_completed(m)
+            else "this is the first run: queries answer once it finishes"
+        )
         out.append(
-            f"indexing now: pid {r.running['pid']}, {r.running.get('phase', 'running')}{where}; the answers "
-            "below come from the last complete index until it finishes"
+            f"indexing now: pid {r.running['pid']}, {r.running.get('phase', 'running')}{where}; {answers}"
+        )
+    elif not ever_completed(m):
+        out.append(
+            "note: the index is unfinished: the first index run was interrupted and no index run is going "
+            "now; run `codegraph sync` to finish it"
         )
     elif m.get("index_state") == "indexing":
         out.append(
-            "note: the last index run did not finish (it was stopped or crashed); this is the last complete "
-            "index — run `codegraph sync`"
+            "note: the last sync was interrupted (no index run is going now); the last complete index "
+            "answers — run `codegraph sync` to bring it up to date"
         )
     elif m.get("index_state") == "failed":
         out.append(
@@ -221,7 +229,9 @@ def _status(r: StatusResult) -> str:
         out.append("agents: " + ", ".join(f"{a['target']} ({a['scope']})" for a in r.agents))
     else:
         out.append("agents: codegraph is not installed for any agent (`codegraph install`)")
-    if r.added or r.modified or r.deleted:
+    if r.running or not ever_completed(m):
+        pass  # the run going (or the one to finish) picks the changes up: no list of "added" files
+    elif r.added or r.modified or r.deleted:
         out.append(
             f"stale: {len(r.added)} added, {len(r.modified)} modified, {len(r.deleted)} deleted since the "
             "last index — run `codegraph sync`"
@@ -231,6 +241,29 @@ def _status(r: StatusResult) -> str:
     else:
         out.append("fresh: no source file changed since the last index")
     return "\n".join(out)
+
+
+def _status_state(r: StatusResult) -> str:
+    """The ``state:`` line: what the stored index is, told apart from what is running now (the index
+    lock, ``r.running``). ``index_state`` stays "indexing" after a run that was stopped, so alone it
+    does not say a run is going."""
+    m = r.metadata
+    if r.running:
+        done, total = r.running.get("done"), r.running.get("total")
+        where = f" ({done}/{total})" if total else ""
+        state = f"indexing{where} — answers come from the last complete index"
+        if not ever_completed(m):
+            state = f"indexing{where} — the first index, none complete yet"
+    elif not ever_completed(m):
+        return "state: unfinished (no index run has completed here yet)"
+    elif m.get("index_state") == "indexing":
+        state = "interrupted (the last sync did not finish; the last complete index answers)"
+    else:
+        state = m.get("index_state", "unknown")
+    if not ever_completed(m):
+        return f"state: {state}"
+    written = m.get("cgpy_indexed_by") or f"codegraph {m['indexed_with_version']}"
+    return f"state: {state}; commit {m.get('indexed_at_commit') or '-'}; written by {written}"
 
 
 def _node(r: NodeResult) -> str:

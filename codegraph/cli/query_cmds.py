@@ -17,7 +17,7 @@ from codegraph.query.impact import impact
 from codegraph.query.node import node
 from codegraph.query.relations import callees, callers
 from codegraph.query.search import search
-from codegraph.query.status import StatusResult, status
+from codegraph.query.status import StatusResult, check_finished, status
 from codegraph.query.trace import trace
 from codegraph.render import render, to_data, to_json
 
@@ -44,6 +44,8 @@ _CONFIDENCE = _Confidence(0, 1)
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     def answer(reader):
+        if fn is not _status:
+            check_finished(reader)
         result = fn(reader, *args, **kwargs)
         return result, [] if fn is _status else changed_files(reader, cited_paths(to_data(result)))
 

@@ -319,7 +319,10 @@ def _index_once(
         )
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
         manifest_reason = incremental.manifest_change(_stored_manifests(conn), manifests.digests)
-        ever_written = conn.execute("SELECT 1 FROM project_metadata WHERE key = 'index_state'").fetchone()
+        # only a run that completed writes the version (an interrupted first run leaves index_state)
+        ever_written = conn.execute(
+            "SELECT 1 FROM project_metadata WHERE key = 'indexed_with_version'"
+        ).fetchone()
         if (
             ever_written is not None  # a first run writes, even of an empty project
             and not to_parse

@@ -64,6 +64,34 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
     )
 
 
+def ever_completed(metadata: dict[str, str]) -> bool:
+    """Has an index run ever finished here? Only a complete run writes ``indexed_with_version``; an
+    interrupted first run leaves ``index_state`` alone."""
+    return bool(metadata.get("indexed_with_version"))
+
+
+def check_finished(reader: Reader) -> None:
+    """Raise when the index has never completed, so a query says so instead of "no symbol".
+
+    Raises:
+        IndexUnfinished: the first run was interrupted (no run holds the index lock), or is still going.
+    """
+    from codegraph.errors import IndexUnfinished
+    from codegraph.index.background import read_progress
+
+    if ever_completed(reader.metadata()):
+        return
+    running = read_progress(reader.paths)
+    if running:
+        done, total = running.get("done"), running.get("total")
+        where = f" ({done}/{total} files parsed)" if total else ""
+        raise IndexUnfinished(
+            f"the index is unfinished: the first index run (pid {running['pid']}) is still going{where}; "
+            "ask again when it finishes (`codegraph status` shows progress)"
+        )
+    raise IndexUnfinished("the index is unfinished: the last run was interrupted; run `codegraph sync`")
+
+
 def _manifest_problems(metadata: dict[str, str]) -> dict[str, str]:
     """path → why, from the last index run's record (metadata ``cgpy_manifest_problems``)."""
     import json
