@@ -16,7 +16,7 @@ from codegraph.query.impact import ImpactResult
 from codegraph.query.node import NodeResult
 from codegraph.query.relations import RelationResult
 from codegraph.query.search import SearchResult
-from codegraph.query.status import StatusResult, ever_completed
+from codegraph.query.status import StatusResult, ever_completed, touched_note
 from codegraph.query.trace import MAX_TRACE_DEPTH, TraceResult
 
 
@@ -239,7 +239,7 @@ def _status(r: StatusResult) -> str:
         for label, items in (("added", r.added), ("modified", r.modified), ("deleted", r.deleted)):
             out += [f"  {label}: {quote_path(p)}" for p in items[:20]]
     else:
-        out.append("fresh: no source file changed since the last index")
+        out.append("fresh: no source file changed since the last index" + touched_note(r.touched))
     return "\n".join(out)
 
 

@@ -27,6 +27,8 @@ class StatusResult:
     partial: dict[str, dict] = field(default_factory=dict)
     # manifests a language reads (LanguageModule.manifests) the last resolution had to leave out: path → why
     manifests: dict[str, str] = field(default_factory=dict)
+    # indexed files with a new mtime but the same content (e.g. ``touch``): fresh, not changed
+    touched: list[str] = field(default_factory=list)
 
 
 def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | None = None) -> StatusResult:
@@ -61,7 +63,15 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
         agents or [],
         reader.partial_files(),
         _manifest_problems(metadata),
+        drift.touched,
     )
+
+
+def touched_note(touched: list[str]) -> str:
+    """`` (N touched: new mtime, same content)`` or "" — worded once for ``status`` and ``doctor``."""
+    if not touched:
+        return ""
+    return f" ({len(touched)} {'file' if len(touched) == 1 else 'files'} touched: new mtime, same content)"
 
 
 def ever_completed(metadata: dict[str, str]) -> bool:
