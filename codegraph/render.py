@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from codegraph.model import Node
-from codegraph.paths import quote_path
+from codegraph.paths import plural, quote_path
 from codegraph.query import affected, explore, file_view
 from codegraph.query.files import FilesResult
 from codegraph.query.impact import ImpactResult
@@ -124,12 +124,12 @@ def _trace(r: TraceResult) -> str:
     if not r.path and r.depth_limited:
         return (
             f"No call path from '{r.start}' to '{r.end}' within {r.max_depth} calls: the search stopped at "
-            f"the depth limit with calls left to follow ({r.searched} symbols reached). Raise the limit "
+            f"the depth limit with calls left to follow ({plural(r.searched, 'symbol')} reached). Raise the limit "
             f"(`--max-depth`, MCP `maxDepth`; at most {MAX_TRACE_DEPTH}) to search further."
         )
     if not r.path:
         return (
-            f"No call path from '{r.start}' to '{r.end}' within the search ({r.searched} symbols reached). "
+            f"No call path from '{r.start}' to '{r.end}' within the search ({plural(r.searched, 'symbol')} reached). "
             "Calls through untyped receivers or dynamic dispatch are not in the graph."
         )
     out = [f"{r.start} → {r.end} ({len(r.path) - 1} hops):"]
@@ -148,7 +148,7 @@ def _search(r: SearchResult) -> str:
 
 
 def _files(r: FilesResult) -> str:
-    out = [f"{quote_path(f['path'])}  ({f['language']}, {f['symbols']} symbols)" for f in r.files]
+    out = [f"{quote_path(f['path'])}  ({f['language']}, {plural(f['symbols'], 'symbol')})" for f in r.files]
     if r.total > len(r.files):
         out.append(f"… {r.total - len(r.files)} more (raise --limit)")
     if not r.files:
@@ -163,9 +163,10 @@ def _status(r: StatusResult) -> str:
     m = r.metadata
     out = [
         f"root: {quote_path(str(r.root))}",
-        f"index: {c['files']} files, {c['nodes']} nodes, {c['edges']} edges, {c['unresolved']} unresolved references",
+        f"index: {plural(c['files'], 'file')}, {plural(c['nodes'], 'node')}, {plural(c['edges'], 'edge')}, "
+        f"{plural(c['unresolved'], 'unresolved reference')}",
         _status_state(r),
-        "languages: " + (", ".join(f"{k} {v} files" for k, v in r.languages.items()) or "none"),
+        "languages: " + (", ".join(f"{k} {plural(v, 'file')}" for k, v in r.languages.items()) or "none"),
     ]
     if r.partial:
         out.append(
@@ -214,14 +215,14 @@ def _status(r: StatusResult) -> str:
             + " (calls into libraries, builtins and untyped receivers stay unresolved)"
         )  # fmt: skip
     for reason, info in r.skipped.items():
-        out.append(f"skipped: {info['count']} {reason} (e.g. {quote_path(info['example'])})")
+        out.append(f"skipped: {plural(info['count'], 'file')} ({reason}), e.g. {quote_path(info['example'])}")
     for path, why in r.manifests.items():
         out.append(f"manifest not read: {quote_path(path)} — {why}; imports it would map stay unresolved")
     if r.daemon:
         d = r.daemon
         watch = "watching for edits" if d.get("watching") else f"not watching: {d.get('watch_note')}"
         out.append(
-            f"daemon: pid {d.get('pid')}, up {d.get('uptime')} s, {d.get('clients', 0)} clients; {watch}"
+            f"daemon: pid {d.get('pid')}, up {d.get('uptime')} s, {plural(d.get('clients', 0), 'client')}; {watch}"
         )
     else:
         out.append("daemon: not running (an agent's MCP session starts it; `codegraph daemon start`)")
@@ -415,17 +416,13 @@ def _file_view_header(result: file_view.FileViewResult) -> str:
             if len(deps) > file_view.MAX_DEPENDENTS_SHOWN
             else ""
         )
-        used = f"used by {_plural(len(deps), 'file')}: {shown}{more}"
+        used = f"used by {plural(len(deps), 'file')}: {shown}{more}"
     else:
         used = "used by no other indexed file"
     withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
-    lines = _plural(result.line_count, "line")
-    symbols = _plural(result.symbol_count, "symbol")
+    lines = plural(result.line_count, "line")
+    symbols = plural(result.symbol_count, "symbol")
     return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _file_view_symbols(result: file_view.FileViewResult) -> str:

@@ -88,11 +88,17 @@ class IndexSummary:
     resolution: dict[str, object] = field(default_factory=dict)
 
     def line(self) -> str:
-        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items())) or "none"
+        from codegraph.paths import plural
+
+        skipped = (
+            ", ".join(f"{plural(n, 'file')} ({reason})" for reason, n in sorted(self.skipped.items()))
+            or "none"
+        )
         verb = "indexed" if self.changed else "up to date"
         return (f"{self.repaired}; " if self.repaired else "") + (
-            f"{verb}: {self.files} files ({self.parsed} parsed, {self.reused} unchanged, {self.removed} removed), "
-            f"{self.nodes} nodes, {self.edges} edges, {self.unresolved} unresolved references "
+            f"{verb}: {plural(self.files, 'file')} ({self.parsed} parsed, {self.reused} unchanged, "
+            f"{self.removed} removed), {plural(self.nodes, 'node')}, {plural(self.edges, 'edge')}, "
+            f"{plural(self.unresolved, 'unresolved reference')} "
             f"({self.unresolved_likely_internal} likely internal); "
             f"skipped: {skipped}; {self.seconds:.2f}s"
         )

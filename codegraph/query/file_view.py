@@ -33,7 +33,7 @@ from codegraph import bounds
 from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
 from codegraph.index import sensitive, source
 from codegraph.model import Node
-from codegraph.paths import resolve_inside
+from codegraph.paths import plural, resolve_inside
 
 MAX_PATH_CHARS = 4_096
 # Bound.default is None only for an operation that sizes itself; bounds.py gives the view 2000 lines
@@ -323,7 +323,7 @@ def _window(
             0,
             None,
             (
-                f"Offset {offset} is past the end: the file has {total} lines{tail}. "
+                f"Offset {offset} is past the end: the file has {plural(total, 'line')}{tail}. "
                 f"Pass an offset from 1 to {max(1, last_useful)}."
             ),
         )

@@ -71,7 +71,9 @@ def touched_note(touched: list[str]) -> str:
     """`` (N touched: new mtime, same content)`` or "" — worded once for ``status`` and ``doctor``."""
     if not touched:
         return ""
-    return f" ({len(touched)} {'file' if len(touched) == 1 else 'files'} touched: new mtime, same content)"
+    from codegraph.paths import plural
+
+    return f" ({plural(len(touched), 'file')} touched: new mtime, same content)"
 
 
 def ever_completed(metadata: dict[str, str]) -> bool:

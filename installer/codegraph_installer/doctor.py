@@ -207,11 +207,13 @@ def _index_check(paths: InstallPaths, report: Report) -> None:
     except Exception as exc:  # an unreadable index is a finding, not a crash
         report.checks.append(Check("index", False, f"{root}/.codegraph/codegraph.db unreadable: {exc}"))
         return
+    from codegraph.paths import plural
+
     minutes = round(state.age / 60)
     changed, touched = _by_content(root) if state.changed else ([], [])
     if changed:
         detail = (
-            f"{state.files} files, last changed {minutes} min ago, {len(changed)} changed since: "
+            f"{plural(state.files, 'file')}, last changed {minutes} min ago, {len(changed)} changed since: "
             + ", ".join(changed[:5])
         )
         report.checks.append(Check("index", None, detail))
@@ -222,7 +224,7 @@ def _index_check(paths: InstallPaths, report: Report) -> None:
             Check(
                 "index",
                 True,
-                f"{state.files} files, last changed {minutes} min ago, fresh{touched_note(touched)}",
+                f"{plural(state.files, 'file')}, last changed {minutes} min ago, fresh{touched_note(touched)}",
             )
         )
 
