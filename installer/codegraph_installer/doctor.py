@@ -238,9 +238,14 @@ def _by_content(root) -> tuple[list[str], list[str]]:
     from codegraph.store.reader import Reader
 
     touched: list[str] = []
-    with Reader(root) as reader:
-        records = {r["path"]: r for r in reader.files()}
-        changed = changed_files(reader, records, records, touched=touched)
+    try:
+        with Reader(root) as reader:
+            records = {r["path"]: r for r in reader.files()}
+            changed = changed_files(reader, records, records, touched=touched)
+    except Exception:  # an index this version cannot read: the stat-only finding stands, not a crash
+        from codegraph_hooks.index_info import index_state
+
+        return index_state(root).changed, []
     return changed, touched
 
 
