@@ -41,6 +41,14 @@ class IndexBusy(CodegraphError):
     exit_code = 75  # EX_TEMPFAIL: try again later
 
 
+class IndexUnfinished(CodegraphError):
+    """The index has never completed: the first run was interrupted, or is still going. A query would
+    find nothing and say "no symbol", which is not true of the code."""
+
+    exit_code = 3
+    recoverable = True
+
+
 class IndexInterrupted(CodegraphError):
     """An index run was stopped (Ctrl-C) before it wrote anything: the last complete index stands."""
 

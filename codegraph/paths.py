@@ -78,6 +78,12 @@ _C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "
 _C_ESCAPES.update({'"': '\\"', "\\": "\\\\"})
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``"1 file"``, ``"2 files"``: a count with its noun agreeing (``words`` when not ``word + "s"``).
+    Every count codegraph prints goes through it ("2 secret file" in `init`, 2026-12-01)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 def quote_path(path: str) -> str:
     """``path`` fit for one line of text output, quoted as git quotes names (``"evil\\nname.py"``):
     C-style escapes in double quotes when it holds a control character, a double quote, a backslash

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 from codegraph.model import Node
-from codegraph.paths import quote_path
+from codegraph.paths import plural, quote_path
 from codegraph.query import affected, explore, file_view
 from codegraph.query.files import FilesResult
 from codegraph.query.impact import ImpactResult
 from codegraph.query.node import NodeResult
 from codegraph.query.relations import RelationResult
 from codegraph.query.search import SearchResult
-from codegraph.query.status import StatusResult
+from codegraph.query.status import StatusResult, ever_completed, touched_note
 from codegraph.query.trace import MAX_TRACE_DEPTH, TraceResult
 
 
@@ -124,12 +124,12 @@ def _trace(r: TraceResult) -> str:
     if not r.path and r.depth_limited:
         return (
             f"No call path from '{r.start}' to '{r.end}' within {r.max_depth} calls: the search stopped at "
-            f"the depth limit with calls left to follow ({r.searched} symbols reached). Raise the limit "
+            f"the depth limit with calls left to follow ({plural(r.searched, 'symbol')} reached). Raise the limit "
             f"(`--max-depth`, MCP `maxDepth`; at most {MAX_TRACE_DEPTH}) to search further."
         )
     if not r.path:
         return (
-            f"No call path from '{r.start}' to '{r.end}' within the search ({r.searched} symbols reached). "
+            f"No call path from '{r.start}' to '{r.end}' within the search ({plural(r.searched, 'symbol')} reached). "
             "Calls through untyped receivers or dynamic dispatch are not in the graph."
         )
     out = [f"{r.start} → {r.end} ({len(r.path) - 1} hops):"]
@@ -148,7 +148,7 @@ def _search(r: SearchResult) -> str:
 
 
 def _files(r: FilesResult) -> str:
-    out = [f"{quote_path(f['path'])}  ({f['language']}, {f['symbols']} symbols)" for f in r.files]
+    out = [f"{quote_path(f['path'])}  ({f['language']}, {plural(f['symbols'], 'symbol')})" for f in r.files]
     if r.total > len(r.files):
         out.append(f"… {r.total - len(r.files)} more (raise --limit)")
     if not r.files:
@@ -163,10 +163,10 @@ def _status(r: StatusResult) -> str:
     m = r.metadata
     out = [
         f"root: {quote_path(str(r.root))}",
-        f"index: {c['files']} files, {c['nodes']} nodes, {c['edges']} edges, {c['unresolved']} unresolved references",
-        f"state: {m.get('index_state', 'unknown')}; commit {m.get('indexed_at_commit') or '-'}; "
-        f"written by {m.get('cgpy_indexed_by') or 'codegraph ' + m.get('indexed_with_version', '?')}",
-        "languages: " + (", ".join(f"{k} {v} files" for k, v in r.languages.items()) or "none"),
+        f"index: {plural(c['files'], 'file')}, {plural(c['nodes'], 'node')}, {plural(c['edges'], 'edge')}, "
+        f"{plural(c['unresolved'], 'unresolved reference')}",
+        _status_state(r),
+        "languages: " + (", ".join(f"{k} {plural(v, 'file')}" for k, v in r.languages.items()) or "none"),
     ]
     if r.partial:
         out.append(
@@ -187,14 +187,23 @@ def _status(r: StatusResult) -> str:
     if r.running:
         done, total = r.running.get("done"), r.running.get("total")
         where = f" ({done}/{total} files parsed)" if total else ""
+        answers = (
+            "the answers below come from the last complete index until it finishes"
+            if ever_completed(m)
+            else "this is the first run: queries answer once it finishes"
+        )
         out.append(
-            f"indexing now: pid {r.running['pid']}, {r.running.get('phase', 'running')}{where}; the answers "
-            "below come from the last complete index until it finishes"
+            f"indexing now: pid {r.running['pid']}, {r.running.get('phase', 'running')}{where}; {answers}"
+        )
+    elif not ever_completed(m):
+        out.append(
+            "note: the index is unfinished: the first index run was interrupted and no index run is going "
+            "now; run `codegraph sync` to finish it"
         )
     elif m.get("index_state") == "indexing":
         out.append(
-            "note: the last index run did not finish (it was stopped or crashed); this is the last complete "
-            "index — run `codegraph sync`"
+            "note: the last sync was interrupted (no index run is going now); the last complete index "
+            "answers — run `codegraph sync` to bring it up to date"
         )
     elif m.get("index_state") == "failed":
         out.append(
@@ -206,14 +215,14 @@ def _status(r: StatusResult) -> str:
             + " (calls into libraries, builtins and untyped receivers stay unresolved)"
         )  # fmt: skip
     for reason, info in r.skipped.items():
-        out.append(f"skipped: {info['count']} {reason} (e.g. {quote_path(info['example'])})")
+        out.append(f"skipped: {plural(info['count'], 'file')} ({reason}), e.g. {quote_path(info['example'])}")
     for path, why in r.manifests.items():
         out.append(f"manifest not read: {quote_path(path)} — {why}; imports it would map stay unresolved")
     if r.daemon:
         d = r.daemon
         watch = "watching for edits" if d.get("watching") else f"not watching: {d.get('watch_note')}"
         out.append(
-            f"daemon: pid {d.get('pid')}, up {d.get('uptime')} s, {d.get('clients', 0)} clients; {watch}"
+            f"daemon: pid {d.get('pid')}, up {d.get('uptime')} s, {plural(d.get('clients', 0), 'client')}; {watch}"
         )
     else:
         out.append("daemon: not running (an agent's MCP session starts it; `codegraph daemon start`)")
@@ -221,7 +230,9 @@ def _status(r: StatusResult) -> str:
         out.append("agents: " + ", ".join(f"{a['target']} ({a['scope']})" for a in r.agents))
     else:
         out.append("agents: codegraph is not installed for any agent (`codegraph install`)")
-    if r.added or r.modified or r.deleted:
+    if r.running or not ever_completed(m):
+        pass  # the run going (or the one to finish) picks the changes up: no list of "added" files
+    elif r.added or r.modified or r.deleted:
         out.append(
             f"stale: {len(r.added)} added, {len(r.modified)} modified, {len(r.deleted)} deleted since the "
             "last index — run `codegraph sync`"
@@ -229,8 +240,31 @@ def _status(r: StatusResult) -> str:
         for label, items in (("added", r.added), ("modified", r.modified), ("deleted", r.deleted)):
             out += [f"  {label}: {quote_path(p)}" for p in items[:20]]
     else:
-        out.append("fresh: no source file changed since the last index")
+        out.append("fresh: no source file changed since the last index" + touched_note(r.touched))
     return "\n".join(out)
+
+
+def _status_state(r: StatusResult) -> str:
+    """The ``state:`` line: what the stored index is, told apart from what is running now (the index
+    lock, ``r.running``). ``index_state`` stays "indexing" after a run that was stopped, so alone it
+    does not say a run is going."""
+    m = r.metadata
+    if r.running:
+        done, total = r.running.get("done"), r.running.get("total")
+        where = f" ({done}/{total})" if total else ""
+        state = f"indexing{where} — answers come from the last complete index"
+        if not ever_completed(m):
+            state = f"indexing{where} — the first index, none complete yet"
+    elif not ever_completed(m):
+        return "state: unfinished (no index run has completed here yet)"
+    elif m.get("index_state") == "indexing":
+        state = "interrupted (the last sync did not finish; the last complete index answers)"
+    else:
+        state = m.get("index_state", "unknown")
+    if not ever_completed(m):
+        return f"state: {state}"
+    written = m.get("cgpy_indexed_by") or f"codegraph {m['indexed_with_version']}"
+    return f"state: {state}; commit {m.get('indexed_at_commit') or '-'}; written by {written}"
 
 
 def _node(r: NodeResult) -> str:
@@ -382,17 +416,13 @@ def _file_view_header(result: file_view.FileViewResult) -> str:
             if len(deps) > file_view.MAX_DEPENDENTS_SHOWN
             else ""
         )
-        used = f"used by {_plural(len(deps), 'file')}: {shown}{more}"
+        used = f"used by {plural(len(deps), 'file')}: {shown}{more}"
     else:
         used = "used by no other indexed file"
     withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
-    lines = _plural(result.line_count, "line")
-    symbols = _plural(result.symbol_count, "symbol")
+    lines = plural(result.line_count, "line")
+    symbols = plural(result.symbol_count, "symbol")
     return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _file_view_symbols(result: file_view.FileViewResult) -> str:

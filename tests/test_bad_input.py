@@ -163,7 +163,7 @@ def test_a_project_in_unsupported_languages_says_so_instead_of_looking_empty(tmp
     (tmp_path / "b.cr").write_text("x = 1\n")
     run = [sys.executable, "-m", "codegraph"]
     init = subprocess.run([*run, "init", str(tmp_path)], capture_output=True, text=True, check=True)
-    assert "indexed: 0 files" in init.stderr and "2 language not supported yet" in init.stderr
+    assert "indexed: 0 files" in init.stderr and "2 files (language not supported yet" in init.stderr
     status = subprocess.run(
         [*run, "status", "--path", str(tmp_path), "--json"], capture_output=True, text=True
     )

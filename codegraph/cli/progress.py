@@ -60,7 +60,7 @@ class TerminalProgress:
             self.shown = 0
             self.drawn = time.monotonic()
             return
-        what = f" {count:,} files" if count else ""
+        what = f" {count:,} {'file' if count == 1 else 'files'}" if count else ""
         label = {"discovering": "discovering files", "parsing": "parsing"}.get(name, name)
         self._write(f"{_CLEAR}{label}{what}…")
 

@@ -7,6 +7,7 @@ import click
 from codegraph import bounds
 from codegraph.cli.progress import say_waiting
 from codegraph.config import load_config
+from codegraph.errors import SymbolNotFound
 from codegraph.index.drift import changed_files
 from codegraph.index.repair import read_repairing
 from codegraph.query import explore as explore_mod
@@ -17,7 +18,7 @@ from codegraph.query.impact import impact
 from codegraph.query.node import node
 from codegraph.query.relations import callees, callers
 from codegraph.query.search import search
-from codegraph.query.status import StatusResult, status
+from codegraph.query.status import StatusResult, check_finished, status
 from codegraph.query.trace import trace
 from codegraph.render import render, to_data, to_json
 
@@ -44,6 +45,8 @@ _CONFIDENCE = _Confidence(0, 1)
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
     def answer(reader):
+        if fn is not _status:
+            check_finished(reader)
         result = fn(reader, *args, **kwargs)
         return result, [] if fn is _status else changed_files(reader, cited_paths(to_data(result)))
 
@@ -164,7 +167,20 @@ def trace_cmd(start, end, max_depth, path, as_json):
 def node_cmd(symbol, file, line, offset, limit, symbols_only, path, as_json):
     """Show SYMBOL (source, callers, callees) or, with --file only, a file."""
     if symbol:
-        _run(path, as_json, node, symbol, file=file, line=line)
+
+        def symbol_or_file(reader):
+            try:
+                return node(reader, symbol, file=file, line=line)
+            except SymbolNotFound:
+                # `node gin.go`: a file path where a symbol goes shows the file, as --file would
+                if file or line or not file_view.names_file(reader.root, reader, symbol):
+                    raise
+                request = file_view.FileViewRequest(
+                    file=symbol, offset=offset, limit=limit, symbols_only=symbols_only
+                )
+                return file_view.file_view(reader.root, reader, request)
+
+        _run(path, as_json, symbol_or_file)
     elif file:
         request = file_view.FileViewRequest(file=file, offset=offset, limit=limit, symbols_only=symbols_only)
         _run(path, as_json, lambda reader: file_view.file_view(reader.root, reader, request))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from codegraph.model import Node
 from codegraph.paths import read_regular
@@ -22,6 +22,8 @@ class Drift:
     added: list[str]
     modified: list[str]
     deleted: list[str]
+    # indexed files with a new size/mtime but the same content (``touch``): not changed, said so
+    touched: list[str] = field(default_factory=list)
 
 
 def disk_drift(reader: Reader) -> Drift:
@@ -39,13 +41,18 @@ def disk_drift(reader: Reader) -> Drift:
     # a file skipped after reading (binary, minified) is known, not new — unless it changed since
     added = sorted(p for p in on_disk - set(indexed) if p not in skipped)
     deleted = sorted(set(indexed) - on_disk)
-    return Drift(added, changed_files(reader, on_disk & set(indexed), indexed), deleted)
+    touched: list[str] = []
+    modified = changed_files(reader, on_disk & set(indexed), indexed, touched=touched)
+    return Drift(added, modified, deleted, touched)
 
 
-def changed_files(reader: Reader, paths: Iterable[str], records: dict | None = None) -> list[str]:
+def changed_files(
+    reader: Reader, paths: Iterable[str], records: dict | None = None, *, touched: list[str] | None = None
+) -> list[str]:
     """The indexed files among ``paths`` whose content differs from the index (size/mtime, then
     sha256), plus those deleted since. Sorted. ``records`` (path → files row) saves a query per path
-    when the caller already holds them."""
+    when the caller already holds them; ``touched``, when given, receives the paths whose size/mtime
+    differ but whose content is the same (not changed: a sync re-reads nothing of them)."""
     out = []
     for path in sorted(set(paths)):
         record = records[path] if records is not None else reader.file_record(path)
@@ -64,6 +71,8 @@ def changed_files(reader: Reader, paths: Iterable[str], records: dict | None = N
             digest = ""
         if digest != record["content_hash"]:
             out.append(path)
+        elif touched is not None:
+            touched.append(path)
     return out
 
 

@@ -98,11 +98,17 @@ class IndexSummary:
         ]
 
     def line(self) -> str:
-        skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items())) or "none"
+        from codegraph.paths import plural
+
+        skipped = (
+            ", ".join(f"{plural(n, 'file')} ({reason})" for reason, n in sorted(self.skipped.items()))
+            or "none"
+        )
         verb = "indexed" if self.changed else "up to date"
         return (f"{self.repaired}; " if self.repaired else "") + (
-            f"{verb}: {self.files} files ({self.parsed} parsed, {self.reused} unchanged, {self.removed} removed), "
-            f"{self.nodes} nodes, {self.edges} edges, {self.unresolved} unresolved references "
+            f"{verb}: {plural(self.files, 'file')} ({self.parsed} parsed, {self.reused} unchanged, "
+            f"{self.removed} removed), {plural(self.nodes, 'node')}, {plural(self.edges, 'edge')}, "
+            f"{plural(self.unresolved, 'unresolved reference')} "
             f"({self.unresolved_likely_internal} likely internal); "
             f"skipped: {skipped}; {self.seconds:.2f}s"
         )
@@ -329,7 +335,10 @@ def _index_once(
         )
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
         manifest_reason = incremental.manifest_change(_stored_manifests(conn), manifests.digests)
-        ever_written = conn.execute("SELECT 1 FROM project_metadata WHERE key = 'index_state'").fetchone()
+        # only a run that completed writes the version (an interrupted first run leaves index_state)
+        ever_written = conn.execute(
+            "SELECT 1 FROM project_metadata WHERE key = 'indexed_with_version'"
+        ).fetchone()
         if (
             ever_written is not None  # a first run writes, even of an empty project
             and not to_parse

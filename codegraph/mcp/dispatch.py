@@ -238,6 +238,10 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
 
     def answer(reader) -> str:
         note = before_answer(reader.root)
+        if name != "codegraph_status":
+            from codegraph.query.status import check_finished
+
+            check_finished(reader)  # IndexUnfinished: "unfinished", not "no symbol" from an empty index
         result = _HANDLERS[name](reader, arguments)
         text = render(result)
         changed = changed_files(reader, cited_paths(to_data(result))) if name != "codegraph_status" else []

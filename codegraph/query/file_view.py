@@ -33,7 +33,7 @@ from codegraph import bounds
 from codegraph.errors import FileNotIndexed, InputTooLong, PathOutsideRoot
 from codegraph.index import sensitive, source
 from codegraph.model import Node
-from codegraph.paths import resolve_inside
+from codegraph.paths import plural, resolve_inside
 
 MAX_PATH_CHARS = 4_096
 # Bound.default is None only for an operation that sizes itself; bounds.py gives the view 2000 lines
@@ -219,6 +219,25 @@ def match_indexed(root: Path, reader: FileViewReader, arg: str) -> str:
     raise FileNotIndexed(_not_indexed_message(root, reader, rel))
 
 
+def names_file(root: Path, reader: FileViewReader, arg: str) -> bool:
+    """Does ``arg`` name a file of the project: an indexed path (exact, or a suffix on a ``/``
+    boundary), or a file on disk under the root? For ``node gin.go``, a path given where a symbol
+    goes; substrings do not count (a symbol name is a substring of many paths)."""
+    try:
+        _check_bounds(arg)
+        rel = _normalise(root, arg)
+    except (InputTooLong, PathOutsideRoot):
+        return False
+    if not rel:
+        return False
+    if any(p == rel or p.endswith("/" + rel) for p in reader.indexed_paths()):
+        return True
+    try:
+        return resolve_inside(root, rel).is_file()
+    except (PathOutsideRoot, OSError):
+        return False
+
+
 def _skip_reason(reader: FileViewReader, rel: str) -> str | None:
     """Why discovery skipped ``rel``, when the reader can tell: ``skip_reason(path)`` or the store
     Reader's ``skipped() -> {path: reason}``."""
@@ -237,12 +256,18 @@ def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
     if reason:  # the reason the index recorded, in the words `files` and `status` use (issue 9)
         return f"{rel} exists but was not indexed ({reason})."
     base = f"{rel} is not an indexed file. {NOT_INDEXED_HINT}"
+    # nothing there: not "read it directly" (a file removed and synced since read so, 2026-12-01)
+    gone = f"{rel}: no such file in the project (not on disk, not in the index)."
     try:
         on_disk = resolve_inside(root, rel)
+        if not on_disk.exists():
+            return gone
         if not on_disk.is_file():
             return base
-    except (PathOutsideRoot, OSError):  # OSError: a name too long for the filesystem, a loop…
+    except PathOutsideRoot:
         return base
+    except OSError:  # a name too long for the filesystem, a loop…
+        return gone
     if sensitive.is_secret(on_disk.relative_to(root.resolve()).as_posix()):
         return f"{rel} is a secret file (keys, credentials, .env): codegraph never indexes or serves it."
     return f"{rel} exists but is not in the index (ignored, or added since the last sync). {NOT_INDEXED_HINT}"
@@ -298,7 +323,7 @@ def _window(
             0,
             None,
             (
-                f"Offset {offset} is past the end: the file has {total} lines{tail}. "
+                f"Offset {offset} is past the end: the file has {plural(total, 'line')}{tail}. "
                 f"Pass an offset from 1 to {max(1, last_useful)}."
             ),
         )

@@ -27,6 +27,8 @@ class StatusResult:
     partial: dict[str, dict] = field(default_factory=dict)
     # manifests a language reads (LanguageModule.manifests) the last resolution had to leave out: path → why
     manifests: dict[str, str] = field(default_factory=dict)
+    # indexed files with a new mtime but the same content (e.g. ``touch``): fresh, not changed
+    touched: list[str] = field(default_factory=list)
 
 
 def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | None = None) -> StatusResult:
@@ -61,7 +63,45 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
         agents or [],
         reader.partial_files(),
         _manifest_problems(metadata),
+        drift.touched,
     )
+
+
+def touched_note(touched: list[str]) -> str:
+    """`` (N touched: new mtime, same content)`` or "" — worded once for ``status`` and ``doctor``."""
+    if not touched:
+        return ""
+    from codegraph.paths import plural
+
+    return f" ({plural(len(touched), 'file')} touched: new mtime, same content)"
+
+
+def ever_completed(metadata: dict[str, str]) -> bool:
+    """Has an index run ever finished here? Only a complete run writes ``indexed_with_version``; an
+    interrupted first run leaves ``index_state`` alone."""
+    return bool(metadata.get("indexed_with_version"))
+
+
+def check_finished(reader: Reader) -> None:
+    """Raise when the index has never completed, so a query says so instead of "no symbol".
+
+    Raises:
+        IndexUnfinished: the first run was interrupted (no run holds the index lock), or is still going.
+    """
+    from codegraph.errors import IndexUnfinished
+    from codegraph.index.background import read_progress
+
+    if ever_completed(reader.metadata()):
+        return
+    running = read_progress(reader.paths)
+    if running:
+        done, total = running.get("done"), running.get("total")
+        where = f" ({done}/{total} files parsed)" if total else ""
+        raise IndexUnfinished(
+            f"the index is unfinished: the first index run (pid {running['pid']}) is still going{where}; "
+            "ask again when it finishes (`codegraph status` shows progress)"
+        )
+    raise IndexUnfinished("the index is unfinished: the last run was interrupted; run `codegraph sync`")
 
 
 def _manifest_problems(metadata: dict[str, str]) -> dict[str, str]:

@@ -79,7 +79,7 @@ def decide(payload: dict, state: IndexState | None, *, home: Path | None = None)
         return Decision(
             _say(
                 f"codegraph: the index is being updated in the background{done}; "
-                f"{state.files} files indexed so far."
+                f"{_files(state.files)} indexed so far."
             )
         )
     if state.files == 0:
@@ -93,7 +93,7 @@ def decide(payload: dict, state: IndexState | None, *, home: Path | None = None)
     if changed and state.age > STALE_AFTER:
         return Decision(
             _say(
-                f"codegraph: index of {state.files} files is out of date ({changed}{more} changed since "
+                f"codegraph: index of {_files(state.files)} is out of date ({changed}{more} changed since "
                 f"{_ago(state.age)}); syncing in the background."
             ),
             ["sync", "--background", str(root)],
@@ -102,7 +102,7 @@ def decide(payload: dict, state: IndexState | None, *, home: Path | None = None)
     detail = f", {changed}{more} changed since (being synced)" if changed else ", fresh"
     return Decision(
         _say(
-            f"codegraph: index of {state.files} files, updated {_ago(state.age)}{detail}. "
+            f"codegraph: index of {_files(state.files)}, updated {_ago(state.age)}{detail}. "
             "Use codegraph_explore for where code is defined, what calls it and what a change affects."
         ),
         ["daemon", "start", "--path", str(root)],
@@ -125,3 +125,8 @@ def run(payload: dict) -> dict | None:
         except OSError:
             pass  # fail open: the line still helps, the server starts its own daemon later
     return decision.response
+
+
+def _files(n: int) -> str:
+    """``1 file``, ``2 files`` (stdlib-only here: codegraph.paths.plural is not imported by a hook)."""
+    return f"{n} file" if n == 1 else f"{n} files"

@@ -207,17 +207,46 @@ def _index_check(paths: InstallPaths, report: Report) -> None:
     except Exception as exc:  # an unreadable index is a finding, not a crash
         report.checks.append(Check("index", False, f"{root}/.codegraph/codegraph.db unreadable: {exc}"))
         return
+    from codegraph.paths import plural
+
     minutes = round(state.age / 60)
-    if state.changed:
+    changed, touched = _by_content(root) if state.changed else ([], [])
+    if changed:
         detail = (
-            f"{state.files} files, last changed {minutes} min ago, {len(state.changed)} changed since: "
-            + ", ".join(state.changed[:5])
+            f"{plural(state.files, 'file')}, last changed {minutes} min ago, {len(changed)} changed since: "
+            + ", ".join(changed[:5])
         )
         report.checks.append(Check("index", None, detail))
     else:
+        from codegraph.query.status import touched_note
+
         report.checks.append(
-            Check("index", True, f"{state.files} files, last changed {minutes} min ago, fresh")
+            Check(
+                "index",
+                True,
+                f"{plural(state.files, 'file')}, last changed {minutes} min ago, fresh{touched_note(touched)}",
+            )
         )
+
+
+def _by_content(root) -> tuple[list[str], list[str]]:
+    """(changed, touched): the indexed files whose content differs from the index (or that are gone),
+    and those with only a new mtime — the comparison ``status`` makes, so the two agree (a ``touch``
+    of every file read "20 changed since" here and "fresh" there, 2026-12-01). The hooks' stat-only
+    check (``index_state``) is what says a look is worth it."""
+    from codegraph.index.drift import changed_files
+    from codegraph.store.reader import Reader
+
+    touched: list[str] = []
+    try:
+        with Reader(root) as reader:
+            records = {r["path"]: r for r in reader.files()}
+            changed = changed_files(reader, records, records, touched=touched)
+    except Exception:  # an index this version cannot read: the stat-only finding stands, not a crash
+        from codegraph_hooks.index_info import index_state
+
+        return index_state(root).changed, []
+    return changed, touched
 
 
 def _trust_check(target: str, paths: InstallPaths, report: Report) -> None:

@@ -42,10 +42,10 @@ def test_init_of_a_repository_nested_in_an_indexed_project_indexes_it_on_its_own
     assert cg("init", str(outer)).returncode == 0
     proc = cg("init", str(inner))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.startswith("indexed: 1 files"), proc.stderr
+    assert proc.stderr.startswith("indexed: 1 file ("), proc.stderr
     assert (inner / ".codegraph" / "codegraph.db").is_file()
     assert "inner (function)  i.py:1" in cg("search", "inner", cwd=inner).stdout
     # queries still walk up to the nearest index, and init without PATH re-syncs the enclosing one
     assert "outer (function)  o.py:1" in cg("search", "outer", cwd=outer / "libs").stdout
-    assert cg("init", cwd=outer / "libs").stderr.startswith("up to date: 1 files")
+    assert cg("init", cwd=outer / "libs").stderr.startswith("up to date: 1 file (")
     assert not (outer / "libs" / ".codegraph").exists()

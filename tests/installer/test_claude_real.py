@@ -115,7 +115,7 @@ def test_offline_run_fires_both_hooks_and_the_allow_rule_lets_explore_through(cl
     assert summary["mcp_servers"] == {"codegraph": "connected"}
     assert summary["hooks_fired"].get("SessionStart") == 1
     bodies = [json.dumps(r) for r in api.requests if r.get("tools")]
-    assert "codegraph: index of 1 files" in bodies[0]  # session-start line reached the model
+    assert "codegraph: index of 1 file," in bodies[0]  # session-start line reached the model
     assert "codegraph_explore (mention pkg/big.py)" in bodies[1]  # pre-tool-use advice after the Read
     assert "STUB-EXPLORE-ANSWER" in bodies[2]  # the MCP call ran without a prompt
     assert json.loads(world["calls"].read_text())["name"] == "codegraph_explore"

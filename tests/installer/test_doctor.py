@@ -43,7 +43,7 @@ def test_doctor_completes_a_handshake_and_validates_installed_hooks(paths, tmp_p
     )
     assert checks["hook SessionStart"].ok and checks["hook PreToolUse"].ok
     assert checks["auto-allow"].ok
-    assert checks["index"].detail.startswith("1 files")
+    assert checks["index"].detail.startswith("1 file,")
     assert "has not yet trusted" in checks["folder trust"].detail
 
 

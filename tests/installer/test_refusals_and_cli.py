@@ -235,6 +235,6 @@ def test_doctor_before_any_install_still_checks_the_index_and_names_what_to_inst
         "codegraph is not installed for any agent here; run `codegraph install gemini` "
         "(agents found in your home: gemini)"
     )
-    assert lines[1] == "index:" and lines[2].startswith("    ok  index: 1 files")
+    assert lines[1] == "index:" and lines[2].startswith("    ok  index: 1 file,")
     report = json.loads(_invoke(home, project, "doctor", "--no-connect", "--json").output)
     assert report[-1]["target"] == "index" and report[-1]["checks"][0]["ok"] is True

@@ -98,11 +98,19 @@ def test_ambiguous_argument_lists_at_most_25_candidates_shortest_first(make, tmp
 
 def test_no_match_says_not_indexed_and_that_config_and_docs_are_read_directly(make, tmp_path):
     reader = make(tmp_path, {"a.py": "x\n"})
+    (tmp_path / "README.md").write_text("# docs\n")
     with pytest.raises(FileNotIndexed) as err:
         fv(tmp_path, reader, "README.md")
-    assert "not an indexed file" in str(err.value)
+    assert "not in the index" in str(err.value)
     assert "read config and docs files" in str(err.value)
     assert err.value.candidates == []
+
+
+def test_a_path_with_nothing_on_disk_or_in_the_index_says_no_such_file_not_read_it_directly(make, tmp_path):
+    reader = make(tmp_path, {"a.py": "x\n"})
+    with pytest.raises(FileNotIndexed) as err:
+        fv(tmp_path, reader, "logger.go")
+    assert str(err.value) == "logger.go: no such file in the project (not on disk, not in the index)."
 
 
 def test_skipped_file_on_disk_says_why_when_the_reader_knows(make, tmp_path):

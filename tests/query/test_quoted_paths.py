@@ -36,8 +36,8 @@ def test_a_newline_in_a_file_name_keeps_each_answer_on_its_lines(tmp_path):
         [sys.executable, "-m", "codegraph", "init", str(tmp_path)], check=True, capture_output=True
     )
     assert cg("files", "-p", str(tmp_path)).splitlines() == [
-        '"evil\\nname.py"  (python, 1 symbols)',
-        "ok.py  (python, 1 symbols)",
+        '"evil\\nname.py"  (python, 1 symbol)',
+        "ok.py  (python, 1 symbol)",
     ]
     assert cg("search", "nl_func", "-p", str(tmp_path)).splitlines() == [
         'nl_func (function)  "evil\\nname.py":1  ()'
@@ -60,4 +60,4 @@ def test_a_newline_in_the_project_root_keeps_status_on_its_lines(tmp_path):
 
     assert cg("init", ".").returncode == 0
     lines = cg("status").stdout.splitlines()
-    assert lines[0] == f"root: {quote_path(str(root))}" and lines[1].startswith("index: 1 files"), lines
+    assert lines[0] == f"root: {quote_path(str(root))}" and lines[1].startswith("index: 1 file,"), lines

@@ -141,7 +141,7 @@ def test_source_in_a_language_not_supported_yet_is_counted_not_silently_absent(t
             timeout=60,
         )
 
-    assert "skipped: 2 language not supported yet" in cg("status").stdout
+    assert "skipped: 2 files (language not supported yet" in cg("status").stdout
     explore = cg("explore", "what calls f")
     assert (
         "2 source files here are in languages codegraph does not support yet (Crystal 1, Nim 1)"

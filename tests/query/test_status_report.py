@@ -45,8 +45,8 @@ def test_status_lists_languages_skips_with_an_example_unresolved_by_kind_and_no_
     assert proc.returncode == 0, proc.stderr
     text = proc.stdout
     assert "languages: python 11 files" in text
-    assert "skipped: 2 binary (e.g. blob.py)" in text, text
-    assert "skipped: 1 too large (e.g. big.py)" in text, text
+    assert "skipped: 2 files (binary), e.g. blob.py" in text, text
+    assert "skipped: 1 file (too large), e.g. big.py" in text, text
     assert "unresolved: 9 calls" in text  # the fixture's calls into builtins / untyped receivers
     assert "daemon: not running" in text
     assert "agents: codegraph is not installed for any agent" in text
