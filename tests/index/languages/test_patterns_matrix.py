@@ -358,7 +358,6 @@ row(
     f"calls Job::tick -> {K}Types.kt:Log::write",
     f"calls Job::tick -> {K}Types.kt:Registry::add",
     f"calls Job::tick -> {K}Types.kt:Clock::now",
-    fails="a top-level val holding an instance (val registry = Registry()) does not type its uses in other files: the JVM resolver reads no package-level property types",
 )
 row(
     "kotlin",
