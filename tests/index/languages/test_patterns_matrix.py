@@ -1391,7 +1391,6 @@ row(
     f"calls Job::tick -> {C}Types.scala:Log::write",
     f"calls Job::tick -> {C}Types.scala:Registry::add",
     f"calls Job::tick -> {C}Types.scala:Clock::now",
-    fails="a companion object's val (Registry.default) is not reached: the name means the class, and the object's members stay apart",
 )
 row(
     "scala",
@@ -1452,7 +1451,6 @@ row(
     },
     f"calls App::run -> {C}Repo.scala:Repo::save",
     f"instantiates App::run -> {C}Repo.scala:Repo",
-    fails="a type alias declared in an object and imported by name (import shop.Aliases.Store) is not followed to the class",
 )
 row(
     "scala",
