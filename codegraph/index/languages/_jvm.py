@@ -159,6 +159,8 @@ class JvmIndex:
         self.types: dict[str, Node] = {}
         self.pkg_types: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
         self.pkg_functions: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
+        # Kotlin top-level properties (``val registry = Registry()``), package -> name -> nodes
+        self.pkg_properties: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
         self.receivers: dict[str, str] = {}  # Kotlin extension function id -> receiver type text
         self._bases: dict[str, list[Node]] = {}
         self._base_refs: dict[str, dict[str, list]] = {}
@@ -179,6 +181,8 @@ class JvmIndex:
                         self.pkg_types[pkg][name].append(n)
                     elif n.kind == "function":
                         self.pkg_functions[pkg][name].append(n)
+                    elif n.kind in ("variable", "constant"):
+                        self.pkg_properties[pkg][name].append(n)
             for n in f.nodes:
                 if n.kind == "function":
                     rec = project.types.get(n.id, {}).get("<receiver>")
@@ -485,6 +489,16 @@ class _Resolver:
                     fact,
                     depth,
                 )
+            elif (props := self.package_property(head)) is not None:
+                if len(props) != 1:
+                    return None, ""
+                prop = props[0]
+                facts = self.project.types.get(f"file:{prop.file_path}", {}).get(prop.name)
+                if not facts or len(facts) != 1:
+                    return None, ""
+                scope = f"file:{prop.file_path}"
+                there = _Resolver(self.project.lang[prop.file_path], self.project, prop.file_path, scope)
+                cur = there.fact_type(prop.file_path, scope, next(iter(facts)), depth)
             else:
                 cur = self.type_named(self.path, source, head)
                 if cur is not None:
@@ -521,6 +535,26 @@ class _Resolver:
                 continue
             return None, ""
         return cur, mode
+
+    def package_property(self, name: str) -> list[Node] | None:
+        """Kotlin: the top-level properties ``name`` may mean where no local, member or property of
+        this file does: an explicit import of it, else this package's, else star-imported packages'
+        (Kotlin's order). None when no property has that name (or an import binds it to something
+        else); the caller reads a type off exactly one."""
+        idx, project = self.idx, self.project
+        if not self.lang.constructor_calls_bare or not idx.pkg_properties or name in project.top[self.path]:
+            return None
+        b = project.bindings[self.path].get(name)
+        if b is not None:
+            return idx.pkg_properties.get(b.module, {}).get(b.imported) or None
+        pkg = idx.file_package.get(self.path, "")
+        same = [n for n in idx.pkg_properties.get(pkg, {}).get(name, ()) if n.file_path != self.path]
+        if same:
+            return same
+        stars = [
+            n for s in project.star[self.path] for n in idx.pkg_properties.get(s.module, {}).get(name, ())
+        ]
+        return stars or None
 
     def _fact_scope(self, source: str, var: str) -> str:
         types = self.project.types

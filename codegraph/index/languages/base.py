@@ -187,8 +187,10 @@ class LanguageModule:
         """A submodule ``name`` of the module file ``path`` (Python: ``pkg/__init__.py`` → ``pkg/name.py``)."""
         return None
 
-    def import_fallback(self, project, path: str, binding: ImportBinding) -> str | list[str] | None:
-        """What a binding names when its module did not resolve (Python ``from . import views``)."""
+    def import_fallback(self, project, path: str, binding: ImportBinding) -> Node | str | list[str] | None:
+        """What a binding names when its module did not resolve: a module (Python ``from . import
+        views``) or the definition itself (Scala ``import shop.Aliases.Store``, a member of an
+        object)."""
         return None
 
     def visible_files(self, project, path: str) -> list[str]:

@@ -71,6 +71,21 @@ BINDERS = frozenset(
     }
 )
 IDENTS = frozenset({"identifier"})
+# what may precede a top-level variable list among the program's children: modifiers and its type
+TOP_VARIABLE_PREFIX = frozenset(
+    {
+        "final_builtin",
+        "const_builtin",
+        "late",
+        "external",
+        "inferred_type",
+        "type_identifier",
+        "type_arguments",
+        "nullable_type",
+        ".",
+        "annotation",
+    }
+)
 STOPS = frozenset({"class_body", "extension_body", "enum_body", "program"})
 
 
@@ -129,6 +144,8 @@ class DartExtractor(Extractor):
                 self._function(inner, ts, "function")
         elif what == "member":
             self._member(ts)
+        elif what == "top_variables":
+            self._top_variables(ts)
 
     def _function(self, sig, outer, kind: str) -> None:
         """A signature (function, getter, setter, constructor, factory, operator) whose body is the
@@ -188,6 +205,28 @@ class DartExtractor(Extractor):
                     # a field is reached as `this.x` and, inside the class, as bare `x`
                     self.type_fact(decl.parent, f"this.{text(ident)}", fact)
                     self.type_fact(decl.parent, text(ident), fact)
+
+    def _top_variables(self, lst) -> None:
+        """``final registry = Registry();`` at the top of a library: a variable node (``const``: a
+        constant) with its declared type, else the class its initialiser constructs, as a fact an
+        importing library reads (``registry.add(this)``). The modifiers and the type are the list's
+        preceding siblings, back to the previous declaration."""
+        prefix = []
+        n = lst.prev_sibling
+        while n is not None and n.type in TOP_VARIABLE_PREFIX:
+            prefix.append(n)
+            n = n.prev_sibling
+        const = any(p.type == "const_builtin" for p in prefix)
+        # `p.Foo x`: the type as written, prefix included (its type arguments left out)
+        type_name = "".join(text(p) for p in reversed(prefix) if p.type in ("type_identifier", ".")) or None
+        for item in lst.named_children:
+            ident = next((c for c in item.named_children if c.type == "identifier"), None)
+            if ident is None:
+                continue
+            d = self.add_def(item, "constant" if const else "variable", ident)
+            fact = type_name or self._constructed(item, skip=ident)
+            if d is not None and fact:
+                self.type_fact(item, text(ident), fact)
 
     def _bases(self, d: Def, ts) -> None:
         for c in ts.named_children:
@@ -446,7 +485,7 @@ class Dart(LanguageModule):
     extensions = (".dart",)
     extracts = (
         "classes, mixins, enums, extensions, typedefs, functions, methods, getters/setters, constructors, "
-        "fields, /// docs"
+        "fields, top-level variables, /// docs"
     )
     resolution = (
         "relative and package: imports (lib/ of the package), export/part re-exports, part-of libraries share "

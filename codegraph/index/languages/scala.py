@@ -520,6 +520,25 @@ class Scala(LanguageModule):
         state: _Packages = project.lang_state["scala"]
         return state.visible(path)
 
+    def import_fallback(self, project, path: str, binding) -> Node | None:
+        """``import shop.Aliases.Store``: a member of an object (its type alias, val, def or nested
+        type), the object found as a top-level definition of a project package (a class's name
+        stands for its companion object here: an import path is a term). None when the path does
+        not lead through an object."""
+        state: _Packages = project.lang_state["scala"]
+        parts = binding.module.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            pkg = state.package_named(path, ".".join(parts[:cut]))
+            if pkg is None:
+                continue
+            found = {n.id: n for f in state.packages[pkg] for n in project.top.get(f, {}).get(parts[cut], ())}
+            current = _term(state, next(iter(found.values()))) if len(found) == 1 else None
+            for part in parts[cut + 1 :]:
+                nested: list[Node] = project.children.get(current.id, {}).get(part, []) if current else []
+                current = _term(state, nested[0]) if len(nested) == 1 else None
+            return project.member(current.id, binding.imported) if current is not None else None
+        return None
+
     _busy = False
 
     def resolve_ref(self, project, path: str, ref):
@@ -650,15 +669,31 @@ def _through_members(project, path: str, ref) -> tuple[Node, str] | None:
         return None
     head, *rest = recv.split(".")
     current = project.type_of(path, ref.source, head)
+    if current is None:
+        current = _object_named(project, path, ref.source, head)
     for part in rest:
         member = project.member(current.id, part) if current is not None else None
-        if member is None or not member.return_type:
+        if member is None:
             return None
-        current = resolve_type(project, member.file_path, member.id, member.return_type)
+        if member.return_type:
+            current = resolve_type(project, member.file_path, member.id, member.return_type)
+        else:  # `val default = new Registry`: the type its initializer states
+            current = project.value_type(member)
     target = project.member(current.id, ref.name.rsplit(".", 1)[-1]) if current is not None else None
     if target is None or target.kind not in ("method", "function"):
         return None
     return _overloads.pick(project, target, "member-type", ref.arity)
+
+
+def _object_named(project, path: str, source: str, name: str) -> Node | None:
+    """The object a receiver name means (``Registry.default``: in term position a class's name is
+    its companion object), unless a parameter or local of that name is in scope."""
+    from codegraph.index.resolve import TYPE_TARGETS
+
+    if any(name in project.locals.get(s.id, ()) for s in project.scopes(source)):
+        return None
+    target, _ = project.lookup_bare(path, source, name, allow_unique=False, wanted=TYPE_TARGETS)
+    return _term(project.lang_state["scala"], target) if isinstance(target, Node) else None
 
 
 def resolve_type(project, path: str, scope_id: str, written: str) -> Node | None:
@@ -686,6 +721,14 @@ def resolve_type(project, path: str, scope_id: str, written: str) -> Node | None
 
 def _is_object(node: Node) -> bool:
     return (node.signature or "").startswith("object ")
+
+
+def _term(state: _Packages, node: Node) -> Node | None:
+    """The object a name means in term position (a path, a receiver): the object itself, or the
+    companion object of the class of that name; None for anything else."""
+    if _is_object(node):
+        return node
+    return state.companions.get(node.id)
 
 
 def _companion(project, path: str, ref) -> tuple[Node | None, str] | None:

@@ -9,6 +9,10 @@
 (program (getter_signature) @definition.function)
 (method_signature) @definition.method
 (class_body (declaration) @definition.member)
+; Top-level variables (`final registry = Registry();`, `const int c = 3;`): the modifiers and the
+; declared type are the list's preceding siblings in `program`.
+(program (static_final_declaration_list) @definition.top_variables)
+(program (initialized_identifier_list) @definition.top_variables)
 (extension_body (declaration) @definition.member)
 (selector (argument_part)) @reference.call
 (cascade_section) @reference.cascade

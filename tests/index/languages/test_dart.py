@@ -100,3 +100,38 @@ def test_every_operation_answers_on_the_dart_fixture(dart, monkeypatch):
         "codegraph_status": ({}, "dart"),
     }
     answers(root, cases)
+
+
+def test_top_level_variables_are_nodes_whose_stated_or_constructed_type_types_their_uses(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+    from tests.index.languages import fixture_graph
+
+    reg = "class Registry {\n  void add(Object o) {}\n}\n"
+    files = {
+        "pubspec.yaml": "name: shop\n",
+        "lib/a.dart": f"{reg}\nfinal registry = Registry();\nconst int limit = 3;\n",
+        "lib/b.dart": "Object load() => 1;\n\nfinal pending = load();\n",
+        # through a prefix: t.registry is a.dart's
+        "lib/one.dart": "import 'a.dart' as t;\n\nvoid one() {\n  t.registry.add(1);\n}\n",
+        # a variable holding what a function of no project type returns types nothing
+        "lib/two.dart": (
+            "import 'a.dart';\nimport 'b.dart';\n\nvoid two() {\n  pending.add(1);\n  registry.add(2);\n}\n"
+        ),
+    }
+    for rel, body in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert fixture_graph.kinds(reader, "lib/a.dart") == {
+            "lib/a.dart": "file",
+            "Registry": "class",
+            "Registry::add": "method",
+            "registry": "variable",
+            "limit": "constant",
+        }
+        calls = fixture_graph.edges(reader, "calls")
+        assert ("one", "lib/a.dart:Registry::add") in calls
+        assert {c for c in calls if c[0] == "two"} == {("two", "lib/a.dart:Registry::add")}

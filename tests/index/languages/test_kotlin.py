@@ -159,3 +159,35 @@ def test_sync_after_adding_an_extension_and_deleting_a_file_equals_a_full_index(
             SRC + "util/Geometry.kt": "",
         },
     )
+
+
+def _index_tmp(tmp_path, files: dict[str, str]):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+    from tests.index.languages import fixture_graph
+
+    for rel, body in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        return fixture_graph.edges(reader, "calls"), fixture_graph.unresolved(reader)
+
+
+def test_a_top_level_property_of_another_file_types_its_uses_only_when_one_declaration_fits(tmp_path):
+    reg = "class Registry {\n    fun add(o: Any) {}\n}\n"
+    calls, unresolved = _index_tmp(
+        tmp_path,
+        {
+            "src/a/A.kt": f"package a\n\n{reg}\nval registry = Registry()\n",
+            "src/b/B.kt": f"package b\n\n{reg}\nval registry = Registry()\n",
+            # two star-imported packages both declare `registry`: the call cannot tell which
+            "src/app/Star.kt": "package app\n\nimport a.*\nimport b.*\n\nfun star() {\n    registry.add(1)\n}\n",
+            # an explicit import names one of them
+            "src/app/One.kt": "package app2\n\nimport a.*\nimport b.registry\n\nfun one() {\n    registry.add(1)\n}\n",
+        },
+    )
+    assert not {c for c in calls if c[0] == "star"}
+    assert ("src/app/Star.kt", "registry.add") in unresolved
+    assert ("one", "src/b/B.kt:Registry::add") in calls

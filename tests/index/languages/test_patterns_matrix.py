@@ -358,7 +358,6 @@ row(
     f"calls Job::tick -> {K}Types.kt:Log::write",
     f"calls Job::tick -> {K}Types.kt:Registry::add",
     f"calls Job::tick -> {K}Types.kt:Clock::now",
-    fails="a top-level val holding an instance (val registry = Registry()) does not type its uses in other files: the JVM resolver reads no package-level property types",
 )
 row(
     "kotlin",
@@ -468,7 +467,6 @@ row(
     "calls Job::tick -> lib/types.dart:Log::write",
     "calls Job::tick -> lib/types.dart:Registry::add",
     "calls Job::tick -> lib/types.dart:Clock::now",
-    fails="a top-level variable (final registry = Registry()) is no node, so nothing types registry.add() in an importing file",
 )
 row(
     "dart",
@@ -1392,7 +1390,6 @@ row(
     f"calls Job::tick -> {C}Types.scala:Log::write",
     f"calls Job::tick -> {C}Types.scala:Registry::add",
     f"calls Job::tick -> {C}Types.scala:Clock::now",
-    fails="a companion object's val (Registry.default) is not reached: the name means the class, and the object's members stay apart",
 )
 row(
     "scala",
@@ -1453,7 +1450,6 @@ row(
     },
     f"calls App::run -> {C}Repo.scala:Repo::save",
     f"instantiates App::run -> {C}Repo.scala:Repo",
-    fails="a type alias declared in an object and imported by name (import shop.Aliases.Store) is not followed to the class",
 )
 row(
     "scala",

@@ -282,3 +282,30 @@ def test_scala_a_def_with_only_implicit_parameters_types_its_uses_like_a_field(t
     ) as reader:
         assert "Builder::result" in callee_names(reader, "Companion.empty")
         assert "Builder::result" in callee_names(reader, "Companion.one")
+
+
+def test_scala_an_import_of_an_object_member_binds_it_and_a_class_member_import_binds_nothing(tmp_path):
+    """``import shop.Aliases.Store`` names the object's type alias (and through it ``Repo``);
+    ``import shop.Box.Inner`` of a class without a companion object is no legal import path, so
+    ``i.save()`` on an ``Inner`` stays unresolved; ``Registry.default`` is the companion object's val."""
+    with _index_files(
+        tmp_path,
+        {
+            "shop/Repo.scala": (
+                "package shop\n\nclass Repo {\n  def save(): Unit = ()\n}\n\n"
+                "object Aliases {\n  type Store = Repo\n}\n\n"
+                "class Box {\n  type Inner = Repo\n}\n\nclass Registry {\n  def add(o: Any): Unit = ()\n}\n\n"
+                "object Registry {\n  val default = new Registry\n  val unknown = make()\n  def make(): Any = 1\n}\n"
+            ),
+            "app/App.scala": (
+                "package app\n\nimport shop.Aliases.Store\nimport shop.Box.Inner\nimport shop.Registry\n\n"
+                "object App {\n"
+                "  def run(s: Store): Unit = s.save()\n  def box(i: Inner): Unit = i.save()\n"
+                "  def reg(): Unit = Registry.default.add(1)\n  def unk(): Unit = Registry.unknown.add(1)\n}\n"
+            ),
+        },
+    ) as reader:
+        calls = fixture_graph.edges(reader, "calls")
+        assert ("App::run", "shop/Repo.scala:Repo::save") in calls
+        assert ("App::reg", "shop/Repo.scala:Registry::add") in calls
+        assert not {c for c in calls if c[0] in ("App::box", "App::unk")}
