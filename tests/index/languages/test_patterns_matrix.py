@@ -1103,7 +1103,6 @@ row(
     },
     "calls Job::tick -> lib/types.rb:Clock::now",
     "calls Job::tick -> lib/types.rb:Registry::add",
-    fails="a constant holding an instance (REGISTRY = Registry.new) does not type Jobs::REGISTRY.add",
 )
 row(
     "ruby",
@@ -1115,7 +1114,6 @@ row(
         ),
     },
     "references Report::emit -> lib/report.rb:Report::show",
-    fails="method(:show) is not read as a reference to the method show",
 )
 row(
     "ruby",
@@ -1144,7 +1142,6 @@ row(
         ),
     },
     "calls App::run -> lib/repo.rb:Repo::save",
-    fails="alias / alias_method names are not members, so r.store and r.keep stay unresolved",
 )
 row(
     "ruby",
