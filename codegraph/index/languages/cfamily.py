@@ -217,6 +217,23 @@ def scoped_name(node) -> str | None:
     return ".".join(reversed(parts))
 
 
+# Where a declaration declares a namespace-scope variable (not a member, not a local).
+NAMESPACE_SCOPES = frozenset(
+    {
+        "translation_unit",
+        "declaration_list",
+        "linkage_specification",
+        "preproc_if",
+        "preproc_ifdef",
+        "preproc_else",
+        "preproc_elif",
+    }
+)
+
+
+MAX_INCLUDED_FILES = 256  # headers walked for a namespace-scope variable's declared type
+
+
 def _function_declarator(decl):
     """The function_declarator under a declarator (through pointer/reference/parentheses), or None."""
     while decl is not None:
@@ -648,6 +665,10 @@ class CFamilyExtractor(Extractor):
             if tname is None and value is not None:
                 tname = self._value_type(value)
             if tname and in_body:
+                self.type_fact(ts, name, tname)
+            elif tname and fd is None and parent is not None and parent.type in NAMESPACE_SCOPES:
+                # `extern Registry g_registry;` / `Registry g_registry;`: a fact of the file (or the
+                # namespace block) that an including file's `g_registry.add()` reads (issue 11)
                 self.type_fact(ts, name, tname)
             if (
                 value is not None
@@ -1305,6 +1326,58 @@ class Cpp(CFamily):
         "typed locals/params/fields, Foo::m and ns::f, new/stack construction → instantiates, "
         "bases"
     )
+
+    def resolve_ref(self, project, path: str, ref):
+        """``g_registry.add()`` where ``g_registry`` is a variable an included header declares at
+        namespace scope (``extern Registry g_registry;``): that type's member. Only when no local,
+        parameter, member or fact of this file names the receiver (the generic rules read those),
+        and every header the file includes (transitively) that types the name agrees (issue 11)."""
+        recv = ref.receiver
+        if ref.kind != "calls" or not recv or not recv.isidentifier() or recv in self.self_names:
+            return None
+        if project.types.get(f"file:{path}", {}).get(recv):
+            return None
+        for scope in project.scopes(ref.source):
+            if project.types.get(scope.id, {}).get(recv) or recv in project.locals.get(scope.id, ()):
+                return None
+            if scope.kind in ("class", "struct", "union") and project.member(scope.id, recv) is not None:
+                return None
+        memo = project.lang_state["c"].setdefault("global_types", {})
+        key = (path, recv)
+        if key not in memo:
+            memo[key] = self._included_type(project, path, recv)
+        typed = memo[key]
+        if typed is None:
+            return None
+        target = project.member(typed.id, ref.name.rsplit(".", 1)[-1], ref)
+        if target is None or target.kind not in ("method", "function"):
+            return None
+        return target, "type-inference"
+
+    def _included_type(self, project, path: str, name: str) -> Node | None:
+        """The one class the headers ``path`` includes (transitively) declare ``name`` with."""
+        closures = project.lang_state["c"].setdefault("included", {})
+        if path not in closures:
+            seen = {path}
+            order: list[str] = []
+            queue = [path]
+            while queue and len(order) < MAX_INCLUDED_FILES:
+                current = queue.pop(0)
+                for star in project.star.get(current, ()):
+                    header = project.module_file(current, star.module)
+                    if header is not None and header not in seen:
+                        seen.add(header)
+                        order.append(header)
+                        queue.append(header)
+            closures[path] = order
+        found: dict[str, Node] = {}
+        for header in closures[path]:
+            for value in project.types.get(f"file:{header}", {}).get(name, ()):
+                cls = project.class_of(header, f"file:{header}", value)
+                if cls is None:
+                    return None  # a type we cannot follow: no guess
+                found[cls.id] = cls
+        return next(iter(found.values())) if len(found) == 1 else None
 
 
 LANGUAGES = (C(), Cpp())

@@ -14,6 +14,9 @@ superclass chain; ``extend`` adds a module's methods to the singleton side. ``Fo
 ``Foo``; ``Foo.bar`` calls a singleton method; a local or instance variable assigned ``Foo.new`` (or
 the result of a method whose return is known) calls Foo's instance methods. Inside a module, a bare
 call the module itself does not define belongs to whichever class includes it: no edge.
+``Jobs::REGISTRY`` is what the module Jobs assigns the constant (``REGISTRY = Registry.new``);
+``alias new old`` / ``alias_method :new, :old`` make ``new`` reach what ``old`` means from that class
+up; ``method(:show)`` is a ``references`` edge to what a call ``show`` there would reach (issue 11).
 Docs are the ``#`` comment lines right above a definition.
 """
 
@@ -237,6 +240,10 @@ class RubyExtractor(Extractor):
             parent = ts.parent
             if parent is None or parent.type != "call":
                 self.ref(ts, "calls", "super", None)
+        elif capture == "reference.alias":  # after the definitions (captures run sorted)
+            new, old = ts.child_by_field_name("name"), ts.child_by_field_name("alias")
+            if new is not None and old is not None:
+                self._alias(ts, text(new).lstrip(":"), text(old).lstrip(":"))
         elif capture == "assign":
             self._assign(ts)
         elif capture == "return":
@@ -380,6 +387,11 @@ class RubyExtractor(Extractor):
         ):
             if text(method) in ATTRIBUTES:
                 self._attributes(ts, text(method))
+            elif text(method) == "alias_method":
+                args = ts.child_by_field_name("arguments")
+                pair = [_symbol(a) for a in args.named_children] if args is not None else []
+                if len(pair) == 2 and pair[0] and pair[1]:
+                    self._alias(ts, pair[0], pair[1])
             elif text(method) == "module_function":
                 args = ts.child_by_field_name("arguments")
                 names = {text(a).lstrip(":") for a in args.named_children} if args is not None else set()
@@ -392,6 +404,20 @@ class RubyExtractor(Extractor):
         callee = self.callee(ts)
         if callee is not None:
             self.call_ref(ts, callee)
+        if callee in ("method", "self.method"):  # `method(:show)`: the Method object of show
+            args = ts.child_by_field_name("arguments")
+            symbols = [_symbol(a) for a in args.named_children] if args is not None else []
+            if len(symbols) == 1 and symbols[0]:
+                recv = "self" if callee == "self.method" else None
+                self.ref(ts, "references", f"self.{symbols[0]}" if recv else symbols[0], recv)
+
+    def _alias(self, ts, new: str, old: str) -> None:
+        """``alias new old`` / ``alias_method :new, :old`` in a class body: ``new`` calls what
+        ``old`` means there (a fact of the class; ``<salias>`` inside ``class << self``)."""
+        if self._container_def(ts) is None or new == old:
+            return
+        singleton = any(p.type == "singleton_class" for p in _ancestors(ts, stop=("class", "module")))
+        self.type_fact(ts, f"<{'s' if singleton else ''}alias>{new}", old)
 
     def _attributes(self, ts, kind: str) -> None:
         """``attr_reader :x`` defines method ``x`` (``attr_writer`` ``x=``; ``attr_accessor`` both)."""
@@ -500,6 +526,13 @@ def _last_expression(body):
     return kids[-1] if kids else None
 
 
+def _symbol(node) -> str | None:
+    """The name a ``:sym`` or a plain ``"str"`` literal spells, else None."""
+    if node.type == "simple_symbol":
+        return text(node)[1:]
+    return _string(node) if node.type == "string" else None
+
+
 def _string(node) -> str | None:
     parts = node.named_children
     if len(parts) == 1 and parts[0].type == "string_content":
@@ -566,6 +599,8 @@ class _Index:
         self.super_memo: dict[str, str | None] = {}
         self.returns_memo: dict[tuple[str, str | None, bool], tuple[Node, bool] | None] = {}
         self.ancestors_memo: dict[str, list[str]] = {}
+        # (qname, singleton side) -> {alias: aliased name}
+        self.aliases: dict[tuple[str, bool], dict[str, str]] = defaultdict(dict)
         self.files: set[str] = set()
         self.lib_paths: dict[str, list[str]] = defaultdict(list)  # "rack/utils" -> files
 
@@ -625,6 +660,13 @@ class Ruby(LanguageModule):
                 if var in ("<include>", "<extend>", "<prepend>") and scope in project.nodes:
                     qn = project.nodes[scope].qualified_name
                     idx.mixins[qn].append((var[1:-1], scope, value))
+                elif (
+                    var.startswith(("<alias>", "<salias>"))
+                    and scope in project.nodes
+                    and project.nodes[scope].kind in TYPE_KINDS
+                ):
+                    side, _, new = var[1:].partition(">")
+                    idx.aliases[project.nodes[scope].qualified_name, side == "salias"][new] = value
         project.lang_state["ruby"] = idx
 
     def resolve_module(self, project, from_path: str, spec: str):
@@ -762,20 +804,28 @@ class Ruby(LanguageModule):
                     found = m
         return found
 
-    def instance_method(self, project, qname: str, name: str) -> Node | None:
+    def instance_method(self, project, qname: str, name: str, depth: int = 0) -> Node | None:
+        idx: _Index = project.lang_state["ruby"]
         for anc in self.ancestors(project, qname):
             hit = self.methods_named(project, anc, name, singleton=False)
             if hit is not None:
                 return hit
+            old = idx.aliases.get((anc, False), {}).get(name)
+            if old is not None:  # `alias new old` copies what `old` meant from that class up
+                return self.instance_method(project, anc, old, depth + 1) if depth < 8 else None
         return None
 
-    def singleton_method(self, project, qname: str, name: str) -> Node | None:
+    def singleton_method(self, project, qname: str, name: str, depth: int = 0) -> Node | None:
+        idx: _Index = project.lang_state["ruby"]
         current: str | None = qname
         hops = 0
         while current is not None and hops < 16:
             hit = self.methods_named(project, current, name, singleton=True)
             if hit is not None:
                 return hit
+            old = idx.aliases.get((current, True), {}).get(name)
+            if old is not None:
+                return self.singleton_method(project, current, old, depth + 1) if depth < 8 else None
             for ext in reversed(self.mixins(project, current, "extend")):
                 hit = self.instance_method(project, ext, name)
                 if hit is not None:
@@ -833,7 +883,12 @@ class Ruby(LanguageModule):
             node = self.representative(project, qn) if qn else None
             if node is not None:
                 return (node, True)
-            return self._constant_value(project, path, expr, crefs, depth) if "::" not in expr else None
+            if "::" not in expr:
+                return self._constant_value(project, path, expr, crefs, depth)
+            # `Jobs::REGISTRY`: a constant the module Jobs assigns (`REGISTRY = Registry.new`)
+            owner_path, _, last = expr.rpartition("::")
+            holder = self.resolve_const(project, owner_path, crefs) if owner_path else None
+            return self._constant_value(project, path, last, [holder], depth) if holder else None
         var = "self." + expr if expr.startswith("@") else expr
         if var.startswith("self.@"):
             facts = set()
@@ -980,6 +1035,11 @@ class Ruby(LanguageModule):
             qn = self.resolve_const(project, ref.name, self.crefs(project, ref.source))
             node = self.representative(project, qn) if qn else None
             return (node, "constant") if node is not None else (None, "")
+        if ref.kind == "references":  # `method(:show)`: the method a call `show` there would reach
+            target, _ = self.call_target(project, path, ref.source, ref.name, 0, ref.line)
+            if target is None or target.kind not in ("method", "function"):
+                return None, ""
+            return target, "function" if target.kind == "function" else "self"
         if ref.kind != "calls":
             return None
         target, recv_type = self.call_target(project, path, ref.source, ref.name, 0, ref.line)

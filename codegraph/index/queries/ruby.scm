@@ -11,6 +11,8 @@
 (call method: (identifier) @_mixin (#match? @_mixin "^(include|extend|prepend)$")) @reference.mixin
 ; Calls; a bare identifier is a call when it is not a local variable (the extractor decides)
 (call) @reference.call
+; Method aliases: `alias new old` (alias_method is a call, read with the calls)
+(alias) @reference.alias
 (identifier) @reference.identifier
 (super) @reference.super
 ; Types of locals and instance variables, and what methods return

@@ -219,3 +219,44 @@ def test_member_functions_of_local_classes_stay_methods_inside_a_function(tmp_pa
         "outer::Local::twice",
         "outer::InLambda::once",
     }
+
+
+def test_a_namespace_scope_variable_declared_in_an_included_header_types_calls_unless_shadowed(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    files = {
+        "types.h": (
+            "class Registry {\npublic:\n    void add(int x) {}\n};\n\n"
+            "class Other {\npublic:\n    void add(int x) {}\n};\n\nextern Registry g_registry;\n"
+        ),
+        "mixed.h": (  # the same name with another type in some builds
+            '#include "types.h"\n\nclass Config {};\n\n'
+            "#ifdef USE_OTHER\nextern Other g_registry;\n#else\nextern Registry g_registry;\n#endif\n"
+        ),
+        "main.cpp": (
+            '#include "types.h"\n\nvoid direct() { g_registry.add(1); }\n'
+            "void param(auto g_registry) { g_registry.add(1); }\n"
+            "template <class T> void templ(T g_registry) { g_registry.add(1); }\n"
+            "void local() {\n    auto g_registry = make();\n    g_registry.add(1);\n}\n"
+        ),
+        "both.cpp": '#include "mixed.h"\n\nvoid both() { g_registry.add(1); }\n',
+    }
+    for name, body in files.items():
+        (tmp_path / name).write_text(body)
+    index_project(ProjectPaths(tmp_path), workers=1)
+    reader = Reader(tmp_path)
+    try:
+        got = {
+            (s, t)
+            for s, t in reader.conn.execute(
+                "SELECT s.qualified_name, t.qualified_name FROM edges e JOIN nodes s ON s.id = e.source"
+                " JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls'"
+            )
+        }
+    finally:
+        reader.close()
+    assert ("direct", "Registry::add") in got  # extern Registry g_registry; in types.h
+    # a parameter or local of that name hides it; headers typing it differently: no guess
+    assert not {(s, t) for s, t in got if s in ("param", "templ", "local", "both")}

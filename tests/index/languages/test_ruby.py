@@ -259,3 +259,26 @@ def test_new_in_an_inherited_class_method_builds_the_receivers_class():
     assert (11, "Child::hello") in calls
     assert (12, "Base::hello") in calls
     assert (11, "Base::build") in calls  # the class method is inherited
+
+
+def test_aliases_and_method_objects_reach_the_method_they_name_and_nothing_else():
+    from codegraph.index.extract import extract
+    from codegraph.index.resolve import resolve
+
+    src = (
+        b"class Base\n  def save; end\nend\n"  # 1-3
+        b"class Repo < Base\n  alias store save\n  alias_method :lost, :missing\n"  # 4-6
+        b"  class << self\n    def make; end\n    alias build make\n  end\n"  # 7-10
+        b"  def run\n    store\n    lost\n    Repo.build\n    [1].each(&method(:save))\n"  # 11-15
+        b"    [1].each(&method(:missing))\n  end\nend\n"  # 16-18
+    )
+    fx = extract("lib/a.rb", src, "ruby")
+    names = {n.id: n.qualified_name for n in fx.nodes}
+    result = resolve([fx])
+    got = {(e.kind, e.line, names[e.target]) for e in result.edges if names[e.source] == "Repo::run"}
+    # `alias store save` in Repo finds save up the chain; `class << self` aliases a singleton method
+    assert ("calls", 12, "Base::save") in got
+    assert ("calls", 14, "Repo::make") in got
+    assert ("references", 15, "Base::save") in got
+    # an alias of a method nobody defines, and method(:missing), give no edge
+    assert not {e for e in got if e[1] in (13, 16)}
