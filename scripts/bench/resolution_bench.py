@@ -110,7 +110,8 @@ def _edges_at(conn: sqlite3.Connection) -> dict[tuple[str, int], list[tuple[str 
     return out
 
 
-_PLAIN = re.compile(r"[A-Za-z_$][\w$]*[?!]?(\.[A-Za-z_$][\w$]*[?!]?)*")  # Ruby names may end in ? or !
+# a Ruby method name may end in ? or ! (``other.serial?``); a TypeScript ``a!.b`` is no plain text
+_PLAIN = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*[?!]?")
 RUNTIME_ONLY = "dynamic"
 
 

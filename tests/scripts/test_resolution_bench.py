@@ -63,6 +63,8 @@ def test_a_bare_call_of_codegraph_is_not_a_call_on_another_receiver_on_the_same_
     assert bench.callee_matches("serial?", "other.serial?", "serial?", drops_receivers=True)
     assert bench.callee_matches("other.serial?", "other.serial?", "serial?", drops_receivers=False)
     assert not bench.callee_matches("save", "self.save", "save", drops_receivers=False)
+    # a TypeScript non-null assertion is not a Ruby name: not plain text, so the called name decides
+    assert bench.callee_matches("<expr>.push", "this._subs!.push", "push", drops_receivers=False)
 
 
 def test_callee_without_stored_text_matches_by_target_name():
