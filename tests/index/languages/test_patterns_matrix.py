@@ -985,7 +985,6 @@ row(
     },
     "calls Job::tick -> src/types.rs:Clock::now",
     "calls Job::tick -> src/types.rs:Registry::add",
-    fails="a static's declared type (pub static REGISTRY: Registry) does not type types::REGISTRY.add() through the module path",
 )
 row(
     "rust",
