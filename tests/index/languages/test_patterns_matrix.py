@@ -1175,7 +1175,6 @@ row(
     },
     "calls Job::tick -> src/types.zig:Clock::now",
     "calls Job::tick -> src/types.zig:Registry::add",
-    fails="a struct field's qualified type (clock: types.Clock) and a file-level var of another file (types.registry) do not type their uses",
 )
 row(
     "zig",
