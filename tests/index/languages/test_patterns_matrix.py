@@ -868,7 +868,6 @@ row(
     "calls Shop::Job::tick -> src/Types.php:Shop::Log::write",
     "calls Shop::Job::tick -> src/Types.php:Shop::Registry::add",
     "calls Shop::Job::tick -> src/Types.php:Shop::Clock::now",
-    fails="a static property's declared type (public static Registry $default) does not type Registry::$default->add()",
 )
 row(
     "php",
