@@ -246,6 +246,13 @@ class PhpExtractor(Extractor):
                 scope = self.scope_expr(parts[0])
                 return f"{scope}.{text(parts[1])}" if scope else None
             return None
+        if t == "scoped_property_access_expression":  # Registry::$default: a static property
+            scope = node.child_by_field_name("scope")
+            name = node.child_by_field_name("name")
+            if scope is None or name is None or name.type != "variable_name":
+                return None  # Registry::$$dyn
+            owner = self.scope_expr(scope)
+            return f"{owner}.${text(name).lstrip('$')}" if owner else None
         if t == "object_creation_expression":
             cls = next((c for c in node.named_children if c.type in ("name", "qualified_name")), None)
             return "new " + self.class_name(text(cls), cls.start_byte) if cls is not None else None
@@ -854,6 +861,8 @@ class Php(LanguageModule):
         cls = self.type_of(project, path, source_id, recv, depth + 1, line)
         if cls is None:
             return None
+        if prop.startswith("$"):  # X::$prop, a static property: its declared type (no enum case)
+            return self.property_type(project, cls.id, prop[1:], depth + 1)
         if recv.startswith("\\") or recv in ("self", "static"):
             case = self.member(project, cls.id, prop, kinds=("enum_member",))
             if case is not None:
@@ -964,7 +973,7 @@ class Php(LanguageModule):
             else "parent"
             if recv == "parent"
             else "qualified"
-            if recv.startswith("\\")
+            if recv.startswith("\\") and ".$" not in recv  # Registry::$default is typed by its property
             else "type-inference"
         )
         return target, how

@@ -236,10 +236,16 @@ def call_chain(node) -> str | None:
 
 
 def _expr(node) -> str | None:
-    """A receiver chain of names and fields (``self.m.jobs``, ``self.0``, ``c``), else None."""
+    """A receiver chain of names and fields (``self.m.jobs``, ``self.0``, ``c``), or a path to a
+    static or const (``types::REGISTRY`` → ``types.REGISTRY``, ``self::`` dropped), else None."""
     t = node.type
     if t in ("identifier", "self"):
         return text(node)
+    if t == "scoped_identifier":
+        segs = _segments(node)
+        if segs and segs[0] == "self" and len(segs) > 1:
+            segs = segs[1:]
+        return ".".join(segs) if segs and len(segs) > 1 else None
     if t == "field_expression":
         value = node.child_by_field_name("value")
         field = node.child_by_field_name("field")
@@ -362,6 +368,12 @@ class RustExtractor(Extractor):
             d = self.add_def(ts, capture.split(".", 1)[1], ts.child_by_field_name("name"))
             if d is not None:
                 self._owner_of_item(d, ts)
+                # ``pub static REGISTRY: Registry = …``: what ``types::REGISTRY.add()`` calls on
+                typ = ts.child_by_field_name("type")
+                tname = type_name(typ) if typ is not None else None
+                if tname:
+                    self._implicit_head(tname, ts)
+                    self.type_fact(ts, d.name, tname)
         elif capture == "definition.module":
             name = ts.child_by_field_name("name")
             if name is None:
@@ -719,6 +731,8 @@ class RustExtractor(Extractor):
             if field is None or value is None:
                 return
             recv = _expr(value)
+            if recv is not None and value.type == "scoped_identifier":
+                self._implicit_head(recv, ts)  # crate::types::REGISTRY.add()
             if recv is None and value.type in ("call_expression", "field_expression"):
                 recv = call_chain(value)  # Pool::new().get().prepare()
                 recv = recv if recv and "()" in recv else None

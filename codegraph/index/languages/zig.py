@@ -150,6 +150,7 @@ def _returned_container(block):
 
 class ZigExtractor(Extractor):
     def begin(self, root) -> None:
+        self._root = root
         self._seen: set[tuple[int, int, str]] = set()
         # container ranges whose `const X = @This();` alias names them: (start, end, alias)
         self._this_aliases: list[tuple[int, int, str]] = []
@@ -192,7 +193,7 @@ class ZigExtractor(Extractor):
 
     @staticmethod
     def _declared_type(vardecl):
-        """The nodes of ``const x: T = …``'s type (between ``:`` and ``=``)."""
+        """The nodes of ``const x: T = …``'s (or a field ``x: T = …``'s) type, between ``:`` and ``=``."""
         out, inside = [], False
         for c in vardecl.children:
             if not c.is_named and text(c) == ":":
@@ -204,11 +205,18 @@ class ZigExtractor(Extractor):
         return out
 
     def _type(self, children, at) -> str | None:
-        """type_name, with the container's ``@This()`` alias (``Self``) turned into :data:`THIS`."""
+        """type_name, with the container's ``@This()`` alias (``Self``) turned into :data:`THIS`:
+        only the innermost container's own alias. An outer one (``const Reader = @This();`` at the
+        top of Reader.zig, used in a nested ``struct { in: *Reader }``) names another type than
+        the one around ``at``, so it stays a plain name (which then resolves to nothing)."""
         name = type_name(children)
         if name and "." not in name:
+            node = self._root.descendant_for_byte_range(at, at) if self._root is not None else None
+            box = node if node is not None and node.type == "ContainerDecl" else None
+            box = box or (self._container_around(node) if node is not None else None)
+            span = (box.start_byte, box.end_byte) if box is not None else (0, len(self.source) + 1)
             for start, end, alias in self._this_aliases:
-                if alias == name and start <= at < end:
+                if alias == name and (start, end) == span:
                     return THIS
         return name
 
@@ -230,11 +238,13 @@ class ZigExtractor(Extractor):
                     self.add_def(ts, "enum_member", ident)
                 return
             self.add_def(ts, "field", name)
-            tname = self._type([c for c in ts.named_children if c is not name][:2], ts.start_byte)
-            if tname:
-                box = self._container_around(ts)
-                self.type_fact(box if box is not None else ts, text(name), tname)
-                self._type_ref(ts, tname, ())
+            tname = self._type(self._declared_type(ts), ts.start_byte)  # clock: types.Clock = …
+            box = self._container_around(ts)
+            # only a named container's fields: those of an anonymous ``struct { acc: U }`` (a tuple
+            # type in a test table) would otherwise be stated in the enclosing function's scope
+            if tname and box is not None and _named_container(box):
+                self.type_fact(box, text(name), tname)
+                self._type_ref(ts, tname, _outer_params(ts))
         elif capture == "definition.test":
             s = next((c for c in ts.named_children if c.type == "STRINGLITERALSINGLE"), None)
             ident = next((c for c in ts.named_children if c.type == "IDENTIFIER"), None)
@@ -273,16 +283,7 @@ class ZigExtractor(Extractor):
             return
         params = next((c for c in proto.named_children if c.type == "ParamDeclList"), None)
         scope = body if body is not None else decl
-        pnames = _param_names(params)
-        outer = decl.parent
-        while outer is not None:  # comptime parameters of enclosing type functions (T in push(v: T))
-            if outer.type == "Decl":
-                fn = next((c for c in outer.named_children if c.type == "FnProto"), None)
-                if fn is not None:
-                    pnames |= _param_names(
-                        next((c for c in fn.named_children if c.type == "ParamDeclList"), None)
-                    )
-            outer = outer.parent
+        pnames = _param_names(params) | _outer_params(decl)
         for p in params.named_children if params is not None else ():
             pname = p.child_by_field_name("parameter")
             ptype = next((c for c in p.named_children if c.type == "ParamType"), None)
@@ -372,7 +373,10 @@ class ZigExtractor(Extractor):
         tname = declared or (self._value_type(value, decl.start_byte) if value is not None else None)
         if tname:
             box = self._container_around(decl)
-            self.type_fact(box if box is not None else decl.parent, text(name), tname)
+            # a file-level one is a fact of its own node (``pub var registry = Registry{};``, used as
+            # ``types.registry.add()`` from an importing file); the file's first bytes may lie inside
+            # its first declaration, so the file node is no scope to state it in
+            self.type_fact(box if box is not None else decl, text(name), tname)
 
     _aliases: list
 
@@ -526,6 +530,43 @@ class ZigExtractor(Extractor):
         tname = declared or self._value_type(self._value(vardecl), vardecl.start_byte)
         if tname:
             self.type_fact(vardecl, text(name), tname)
+
+
+def _outer_params(node) -> set[str]:
+    """Parameters of the type functions around ``node`` (the comptime ``T`` of ``fn List(comptime T:
+    type) type``, used as ``v: T`` inside): names of no project definition."""
+    names: set[str] = set()
+    outer = node.parent
+    while outer is not None:
+        if outer.type == "Decl":
+            fn = next((c for c in outer.named_children if c.type == "FnProto"), None)
+            if fn is not None:
+                names |= _param_names(next((c for c in fn.named_children if c.type == "ParamDeclList"), None))
+        outer = outer.parent
+    return names
+
+
+def _named_container(box) -> bool:
+    """Is ``box`` (a ContainerDecl) a definition: ``const Name = struct { … };`` at container level,
+    or the ``return struct { … };`` of a type function? Not an anonymous one inside an expression."""
+    suffix = box.parent
+    if suffix is None or suffix.type != "SuffixExpr" or suffix.named_child_count != 1:
+        return False
+    expr = suffix.parent
+    holder = expr.parent if expr is not None and expr.type == "ErrorUnionExpr" else None
+    if holder is None:
+        return False
+    if holder.type == "VarDecl":
+        return holder.parent is not None and holder.parent.type == "Decl"
+    if holder.type != "AssignExpr" or not holder.children or text(holder.children[0]) != "return":
+        return False
+    stmt = holder.parent
+    block = stmt.parent if stmt is not None else None
+    decl = block.parent if block is not None else None
+    if decl is None or decl.type != "Decl" or not any(c.type == "FnProto" for c in decl.named_children):
+        return False
+    returned = _returned_container(block)
+    return returned is not None and (returned.start_byte, returned.end_byte) == (box.start_byte, box.end_byte)
 
 
 def _param_names(params) -> set[str]:

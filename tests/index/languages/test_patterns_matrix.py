@@ -865,7 +865,6 @@ row(
     "calls Shop::Job::tick -> src/Types.php:Shop::Log::write",
     "calls Shop::Job::tick -> src/Types.php:Shop::Registry::add",
     "calls Shop::Job::tick -> src/Types.php:Shop::Clock::now",
-    fails="a static property's declared type (public static Registry $default) does not type Registry::$default->add()",
 )
 row(
     "php",
@@ -982,7 +981,6 @@ row(
     },
     "calls Job::tick -> src/types.rs:Clock::now",
     "calls Job::tick -> src/types.rs:Registry::add",
-    fails="a static's declared type (pub static REGISTRY: Registry) does not type types::REGISTRY.add() through the module path",
 )
 row(
     "rust",
@@ -1170,7 +1168,6 @@ row(
     },
     "calls Job::tick -> src/types.zig:Clock::now",
     "calls Job::tick -> src/types.zig:Registry::add",
-    fails="a struct field's qualified type (clock: types.Clock) and a file-level var of another file (types.registry) do not type their uses",
 )
 row(
     "zig",

@@ -312,3 +312,29 @@ def test_a_class_declared_twice_resolves_to_the_file_psr4_would_load():
         if e.kind in ("calls", "instantiates")
     }
     assert targets == {("instantiates", "src/Models/User.php"), ("calls", "src/Models/User.php")}
+
+
+def test_a_static_propertys_declared_type_types_calls_through_it(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "Registry.php").write_text(
+        "<?php\nnamespace Shop;\n\nclass Log\n{\n    public function write(): void {}\n}\n\n"
+        "class Registry\n{\n    public static ?self $instance = null;\n    public static $log;\n"
+        "\n    public function add(): void {}\n\n"
+        "    public static function boot(): void\n    {\n        self::$instance->add();\n"
+        "        static::$instance->add();\n        Registry::$log->write();\n    }\n}\n"
+    )
+    (src / "Job.php").write_text(
+        "<?php\nnamespace Jobs;\n\nuse Shop\\Registry;\n\nclass Job\n{\n    public function run(): void\n"
+        "    {\n        Registry::$instance->add();\n    }\n}\n"
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        calls = edges(reader, "calls")
+        left = {r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")}
+    # ?self is the declaring class: self::, static:: and an imported name's static property
+    assert ("Shop::Registry::boot", "Shop::Registry::add") in calls
+    assert ("Jobs::Job::run", "Shop::Registry::add") in calls
+    # an untyped static property says nothing about what it holds
+    assert not [t for s, t in calls if s == "Shop::Registry::boot" and t == "Shop::Log::write"]
+    assert "\\Shop\\Registry.$log.write" in left

@@ -219,3 +219,37 @@ def test_impl_inside_an_inline_module_belongs_to_the_module_type(rust):
     (value,) = rust.nodes_named("value")
     assert value.qualified_name == "units::Meters::value"
     assert rust.parent(value.id).qualified_name == "units::Meters"
+
+
+def test_statics_and_consts_type_calls_through_their_paths(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    files = {
+        "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n',
+        "src/lib.rs": "pub mod types;\npub mod job;\n",
+        "src/types.rs": (
+            "use std::sync::Mutex;\n\npub struct Registry;\n\nimpl Registry {\n"
+            "    pub const EMPTY: Registry = Registry;\n\n    pub fn add(&self) {}\n\n    pub fn lock(&self) {}\n}\n\n"
+            "pub static REGISTRY: Registry = Registry;\npub static GUARDED: Mutex<Registry> = Mutex::new(Registry);\n"
+        ),
+        "src/job.rs": (
+            "pub fn tick() {\n    crate::types::REGISTRY.add();\n    crate::types::GUARDED.lock();\n}\n\n"
+            "pub fn reset() {\n    crate::types::Registry::EMPTY.add();\n}\n"
+        ),
+    }
+    for rel, body in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        calls = edges(reader, "calls")
+        left = unresolved(reader, "src/job.rs")
+    # a static's declared type, reached through a crate:: path no use statement binds
+    assert ("tick", "src/types.rs", "Registry::add") in calls
+    # a Mutex<Registry> is a Mutex: its lock() is std's, never Registry::lock
+    assert ("tick", "src/types.rs", "Registry::lock") not in calls
+    assert "crate.types.GUARDED.lock" in left
+    # an associated const's declared type
+    assert ("reset", "src/types.rs", "Registry::add") in calls

@@ -138,3 +138,42 @@ def test_zig_test_files_by_name():
 
     assert is_test_path("src/tests.zig") and is_test_path("lib/parser_test.zig")
     assert not is_test_path("src/testing.zig") and not is_test_path("src/main.zig")
+
+
+def _index(tmp_path, files: dict[str, str]):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    for rel, body in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    return Reader(tmp_path)
+
+
+def test_fields_of_named_containers_type_their_uses_and_anonymous_ones_state_nothing(tmp_path):
+    files = {
+        "src/Reader.zig": (
+            "const Reader = @This();\n\nbuf: u8,\n\npub fn fill(r: *Reader) void {\n    _ = r;\n}\n\n"
+            "pub fn Hashed(comptime H: type) type {\n    return struct {\n        in: *Reader,\n        hasher: H,\n\n"
+            "        pub fn fill(h: *@This()) void {\n            h.in.fill();\n        }\n\n"
+            "        pub fn peek(r: Reader) void {\n            r.fill();\n        }\n    };\n}\n\n"
+            "pub const Stats = struct {\n    pub fn eql(s: Stats) bool {\n"
+            "        _ = s;\n        return true;\n    }\n};\n\n"
+            "pub const Job = struct {\n    stats: Stats,\n\n    pub fn run(j: *Job) void {\n"
+            "        _ = j.stats.eql();\n    }\n};\n\n"
+            'test "table" {\n    const want = Stats{};\n    for ([_]struct { want: u8 }{.{ .want = 1 }}) |c| {\n'
+            "        _ = c;\n    }\n    _ = want.eql();\n}\n"
+        ),
+    }
+    with _index(tmp_path, files) as reader:
+        calls = edges(reader, "calls")
+    assert ("Job::run", "src/Reader.zig:Stats::eql") in calls  # stats: Stats
+    # h.in is a *Reader; at the top of Reader.zig, `const Reader = @This();` names the file's struct,
+    # which is no container node: the call stays unresolved, and never means Hashed's own fill
+    assert ("Hashed::fill", "src/Reader.zig:Hashed::fill") not in calls
+    # the same outer alias for a parameter (r: Reader) inside Hashed's struct is not Hashed either
+    assert ("Hashed::peek", "src/Reader.zig:Hashed::fill") not in calls
+    # an anonymous struct's field (want: u8) says nothing about the test's local `want`
+    assert ('test "table"', "src/Reader.zig:Stats::eql") in calls
