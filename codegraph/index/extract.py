@@ -51,6 +51,36 @@ def squash(value: str, limit: int = MAX_SIGNATURE) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
+def call_chain(node, *, call: str, member: str, callee, receiver, name, plain) -> str | None:
+    """A receiver made of calls and members with empty argument lists (``p.get().prepare()``,
+    ``pool->get().conn`` → ``pool.get().conn``), for the resolver's chain of return types; None for
+    anything else. The language gives its grammar's node types: ``call`` and ``member`` nodes,
+    ``callee(call node)``, ``receiver(member node)`` and ``name(member node)`` (None when the member's
+    name is not a plain name) as child getters, and ``plain(node)`` for any other node (a dotted name
+    or None)."""
+    if node.type == call:
+        fn = callee(node)
+        base = (
+            call_chain(fn, call=call, member=member, callee=callee, receiver=receiver, name=name, plain=plain)
+            if fn is not None
+            else None
+        )
+        return f"{base}()" if base else None
+    if node.type == member:
+        left, field = receiver(node), name(node)
+        if left is None or field is None:
+            return None
+        head = (
+            call_chain(
+                left, call=call, member=member, callee=callee, receiver=receiver, name=name, plain=plain
+            )
+            if left.type in (call, member)
+            else plain(left)
+        )
+        return f"{head}.{text(field)}" if head else None
+    return plain(node)
+
+
 def dotted(node) -> str | None:
     """``a.b.c`` for a chain of plain identifiers (Python attribute / JS member expression), else None."""
     parts = []

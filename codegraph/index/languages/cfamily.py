@@ -42,6 +42,7 @@ from collections import defaultdict
 from typing import ClassVar
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
+from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages._cfamily_source import looks_like_cpp, prepared
 from codegraph.index.languages._objc_source import looks_like_objc
 from codegraph.index.languages._shadow import declared
@@ -126,19 +127,21 @@ IDENTS = frozenset({"identifier"})
 
 
 def call_chain(node) -> str | None:
-    """A receiver made of calls and fields with empty argument lists (``p.get().prepare()``,
-    ``pool->get().conn``), for the resolver's chain of return types; None for anything else."""
-    if node.type == "call_expression":
-        fn = node.child_by_field_name("function")
-        base = call_chain(fn) if fn is not None else None
-        return f"{base}()" if base else None
-    if node.type == "field_expression":
-        arg, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
-        if arg is None or field is None or field.type != "field_identifier":
-            return None
-        base = call_chain(arg) if arg.type in ("call_expression", "field_expression") else scoped_name(arg)
-        return f"{base}.{text(field)}" if base else None
-    return scoped_name(node)
+    """``p.get().prepare()``, ``pool->get().conn`` (see :func:`codegraph.index.extract.call_chain`)."""
+
+    def field_name(n):
+        field = n.child_by_field_name("field")
+        return field if field is not None and field.type == "field_identifier" else None
+
+    return chain_of_calls(
+        node,
+        call="call_expression",
+        member="field_expression",
+        callee=lambda n: n.child_by_field_name("function"),
+        receiver=lambda n: n.child_by_field_name("argument"),
+        name=field_name,
+        plain=scoped_name,
+    )
 
 
 CASTS = frozenset({"static_cast", "dynamic_cast", "reinterpret_cast", "const_cast", "bit_cast", "down_cast"})

@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
+from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages import _overloads
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
@@ -141,23 +142,21 @@ def chain(node) -> str | None:
 
 
 def call_chain(node) -> str | None:
-    """A receiver made of calls and members with empty argument lists (``p.Get().Prepare()``), for
-    the resolver's chain of return types; None for anything else."""
-    if node.type == "invocation_expression":
-        fn = node.child_by_field_name("function")
-        base = call_chain(fn) if fn is not None else None
-        return f"{base}()" if base else None
-    if node.type == "member_access_expression":
-        left, name = node.child_by_field_name("expression"), node.child_by_field_name("name")
-        if left is None or name is None or name.type != "identifier":
-            return None
-        head = (
-            call_chain(left)
-            if left.type in ("invocation_expression", "member_access_expression")
-            else chain(left)
-        )
-        return f"{head}.{text(name)}" if head else None
-    return chain(node)
+    """``p.Get().Prepare()`` (see :func:`codegraph.index.extract.call_chain`)."""
+
+    def member_name(n):
+        name = n.child_by_field_name("name")
+        return name if name is not None and name.type == "identifier" else None
+
+    return chain_of_calls(
+        node,
+        call="invocation_expression",
+        member="member_access_expression",
+        callee=lambda n: n.child_by_field_name("function"),
+        receiver=lambda n: n.child_by_field_name("expression"),
+        name=member_name,
+        plain=chain,
+    )
 
 
 def _modifiers(ts) -> set[str]:

@@ -21,6 +21,7 @@ import re
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
+from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages import _overloads
 from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
 from codegraph.model import Node
@@ -74,20 +75,16 @@ def chain(node) -> str | None:
 
 
 def call_chain(node) -> str | None:
-    """A receiver made of calls and fields with empty argument lists (``p.get().prepare()``), for
-    the resolver's chain of return types; None for anything else."""
-    t = node.type
-    if t == "call_expression":
-        fn = node.child_by_field_name("function")
-        base = call_chain(fn) if fn is not None else None
-        return f"{base}()" if base else None
-    if t == "field_expression":
-        value, field = node.child_by_field_name("value"), node.child_by_field_name("field")
-        if value is None or field is None:
-            return None
-        head = call_chain(value) if value.type in ("call_expression", "field_expression") else chain(value)
-        return f"{head}.{text(field)}" if head else None
-    return chain(node)
+    """``p.get().prepare()`` (see :func:`codegraph.index.extract.call_chain`)."""
+    return chain_of_calls(
+        node,
+        call="call_expression",
+        member="field_expression",
+        callee=lambda n: n.child_by_field_name("function"),
+        receiver=lambda n: n.child_by_field_name("value"),
+        name=lambda n: n.child_by_field_name("field"),
+        plain=chain,
+    )
 
 
 def _in_type_body(ts) -> bool:

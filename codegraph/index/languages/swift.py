@@ -17,6 +17,7 @@ import posixpath
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
+from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
@@ -64,24 +65,22 @@ def type_name(node) -> str | None:
 
 
 def call_chain(node) -> str | None:
-    """A receiver made of calls and members with empty argument lists (``p.get().prepare()``),
-    for the resolver's chain of return types; None for anything else."""
-    if node.type == "call_expression" and node.named_child_count:
-        base = call_chain(node.named_children[0])
-        return f"{base}()" if base else None
-    if node.type == "navigation_expression":
-        target = node.child_by_field_name("target")
-        suffix = node.child_by_field_name("suffix")
+    """``p.get().prepare()`` (see :func:`codegraph.index.extract.call_chain`)."""
+
+    def suffix_name(n):
+        suffix = n.child_by_field_name("suffix")
         name = suffix.child_by_field_name("suffix") if suffix is not None else None
-        if target is None or name is None or name.type != "simple_identifier":
-            return None
-        head = (
-            call_chain(target)
-            if target.type in ("call_expression", "navigation_expression")
-            else _chain(target)
-        )
-        return f"{head}.{text(name)}" if head else None
-    return _chain(node)
+        return name if name is not None and name.type == "simple_identifier" else None
+
+    return chain_of_calls(
+        node,
+        call="call_expression",
+        member="navigation_expression",
+        callee=lambda n: n.named_children[0] if n.named_child_count else None,
+        receiver=lambda n: n.child_by_field_name("target"),
+        name=suffix_name,
+        plain=_chain,
+    )
 
 
 def _chain(node) -> str | None:
