@@ -176,7 +176,8 @@ def query_for(label: str):
     from tree_sitter_language_pack import get_language
 
     lang = module_for(label)
-    return Query(get_language(_pack_name(lang.grammar)), (QUERY_DIR / lang.query).read_text())
+    source = "\n".join((QUERY_DIR / name).read_text() for name in (lang.query, *lang.query_parts))
+    return Query(get_language(_pack_name(lang.grammar)), source)
 
 
 def extension_table() -> dict[str, str]:

@@ -94,6 +94,8 @@ class LanguageModule:
     resolution: ClassVar[str] = ""
     extensions: ClassVar[tuple[str, ...]] = ()
     query: str = ""
+    # further files under codegraph/index/queries/ appended to ``query`` (what dialects share: jsx.scm)
+    query_parts: ClassVar[tuple[str, ...]] = ()
     family: str = ""
     builtins: ClassVar[frozenset[str]] = frozenset()
     self_names: ClassVar[frozenset[str]] = frozenset()

@@ -935,7 +935,8 @@ class Tsx(EcmaScript):
     label = "tsx"
     grammar = "tsx"
     extensions = (".tsx",)
-    query = "tsx.scm"
+    query = "typescript.scm"
+    query_parts = ("jsx.scm",)
     resolution = EcmaScript.resolution + JSX_RESOLUTION
 
 
@@ -945,6 +946,7 @@ class JavaScript(EcmaScript):
     grammar = "javascript"
     extensions = (".js", ".mjs", ".cjs")
     query = "javascript.scm"
+    query_parts = ("jsx.scm",)
     resolution = EcmaScript.resolution + JSX_RESOLUTION
 
 
@@ -954,6 +956,7 @@ class Jsx(EcmaScript):
     grammar = "javascript"
     extensions = (".jsx",)
     query = "javascript.scm"
+    query_parts = ("jsx.scm",)
     resolution = EcmaScript.resolution + JSX_RESOLUTION
 
 

@@ -23,5 +23,3 @@
 (for_in_statement left: (_) @target)
 (catch_clause parameter: (_) @target)
 (assignment_expression) @assign_expr
-(jsx_opening_element name: (_) @element)
-(jsx_self_closing_element name: (_) @element)

@@ -1,4 +1,4 @@
-; TypeScript (tsx.scm adds JSX elements; this grammar has none): the syntax nodes the extractor turns into symbols and references.
+; TypeScript and TSX (TSX adds jsx.scm; the typescript grammar has no JSX): the syntax nodes the extractor turns into symbols and references.
 (class_declaration) @class
 (abstract_class_declaration) @class
 (class name: (_)) @class
