@@ -85,8 +85,9 @@ def _blank(out: bytearray, a: int, b: int) -> None:
     out[a:b] = out[a:b].translate(_BLANKED)
 
 
-def _group_end(m: bytes, i: int) -> int:
-    """Index just past the parenthesised group opening at ``m[i]``, or -1 (unbalanced on the way)."""
+def group_end(m: bytes, i: int, stops: bytes = b"{}") -> int:
+    """Index just past the parenthesised group opening at ``m[i]``, or -1 (unbalanced, or a byte of
+    ``stops`` met on the way, within 4,000 bytes)."""
     depth = 0
     for j in range(i, min(len(m), i + 4000)):
         c = m[j]
@@ -96,7 +97,7 @@ def _group_end(m: bytes, i: int) -> int:
             depth -= 1
             if depth == 0:
                 return j + 1
-        elif c in (123, 125):
+        elif c in stops:
             return -1
     return -1
 
@@ -181,7 +182,7 @@ def blank_macros(src: bytes, cpp: bool) -> bytes:
         a, end = mt.start(2), mt.end(2)
         p = _skip_blanks(m, end)
         if m[p : p + 1] == b"(":
-            q = _group_end(m, p)
+            q = group_end(m, p)
             if q == -1:
                 continue
             end = q
@@ -229,7 +230,7 @@ def blank_macros(src: bytes, cpp: bool) -> bytes:
         end = mt.end(2)
         p = _skip_blanks(m, end)
         if m[p : p + 1] == b"(":
-            q = _group_end(m, p)
+            q = group_end(m, p)
             if q == -1:
                 continue
             end = q

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from codegraph.index.languages._cfamily_source import group_end
+
 _OBJC_SIGNS = re.compile(
     rb"^\s*(?:@interface|@implementation|@protocol\s+\w+\s*[<\n]|@class\s)"
     rb"|^\s*#\s*import\s*<(?:Foundation|UIKit|AppKit|Cocoa|QuartzCore|CoreGraphics)/",
@@ -48,21 +50,6 @@ def _implementation_ranges(m: bytes) -> list[tuple[int, int]]:
         end = m.find(b"@end", start.end())
         out.append((start.end(), end if end != -1 else len(m)))
     return out
-
-
-def _group_end(m: bytes, i: int) -> int:
-    depth = 0
-    for j in range(i, min(len(m), i + 4000)):
-        c = m[j]
-        if c == 40:
-            depth += 1
-        elif c == 41:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        elif c in (123, 125, 59):
-            return -1
-    return -1
 
 
 def _top_level_args(args: bytes) -> list[bytes]:
@@ -114,7 +101,7 @@ def objc_source(data: bytes) -> bytes:
         if not any(a <= start < b for a, b in ranges) or _brace_depth(m, ranges, start):
             continue
         open_at = hit.end() - 1
-        close = _group_end(m, open_at)
+        close = group_end(m, open_at, b"{};")
         if close == -1:
             continue
         args = data[open_at + 1 : close - 1]

@@ -646,6 +646,8 @@ class Lua(LanguageModule):
 class Luau(Lua):
     label = "luau"
     grammar = "luau"
+    query = "lua.scm"
+    query_parts = ("luau.scm",)
     name = "Luau"
     extracts = Lua.extracts + ", type aliases"
     resolution = (

@@ -1,4 +1,4 @@
-; Lua (tree-sitter-grammars; luau.scm holds the same for Luau): the nodes languages/lua.py turns into symbols and references.
+; Lua and Luau (tree-sitter-grammars; Luau adds luau.scm): the nodes languages/lua.py turns into symbols and references.
 ; Whole statements are captured; the extractor reads their children.
 
 ; definitions: `function f()`, `local function f()`, `function M.f()`, `function M:m()`
