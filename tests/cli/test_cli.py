@@ -178,6 +178,10 @@ def test_a_broken_manifest_is_one_warning_line_at_every_index_run_and_a_json_fie
         assert len(warnings) == 2, (run, proc.stderr)
         assert warnings[0].startswith("warning: package.json not read (unreadable"), run
         assert warnings[1].startswith("warning: tsconfig.json not read (not parseable"), run
+    # nothing lost: the broken files are left byte for byte, and the index still answers
+    assert (tmp_path / "tsconfig.json").read_text().endswith('["src/lib/*"]')
+    assert (tmp_path / "package.json").read_bytes() == b"\xff\xfe\x00binary"
+    assert cg("search", "main", "-p", str(tmp_path)).returncode == 0
     as_json = cg("sync", "--json", str(tmp_path))
     assert as_json.returncode == 0
     summary = json.loads(as_json.stdout)  # stdout is the summary alone
@@ -188,3 +192,5 @@ def test_a_broken_manifest_is_one_warning_line_at_every_index_run_and_a_json_fie
     (tmp_path / "package.json").write_text("{}")
     mended = cg("sync", str(tmp_path))
     assert mended.returncode == 0 and "warning" not in mended.stderr
+    callers = cg("callers", "u", "-p", str(tmp_path))  # the paths apply again
+    assert callers.returncode == 0 and "main" in callers.stdout, callers
