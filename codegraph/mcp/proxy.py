@@ -7,7 +7,8 @@ start, speaks another version, or dies, calls are answered in this process inste
 ones the dead daemon had not answered. ``CODEGRAPH_NO_DAEMON=1`` forces in-process mode.
 
 Lifecycle (issue 4): exits on stdin EOF (after answering what is in flight, at most
-``EOF_GRACE`` seconds), on SIGINT/SIGTERM, when the parent process dies, and when no byte arrives
+``EOF_GRACE`` seconds, or ``CODEGRAPH_MCP_EOF_GRACE``), on SIGINT/SIGTERM, when the parent process
+dies, and when no byte arrives
 within ``CODEGRAPH_MCP_STARTUP_TIMEOUT`` seconds (default 60; 0 disables).
 
 A call the daemon has not answered within ``CODEGRAPH_MCP_CALL_TIMEOUT`` seconds (default 300; 0
@@ -165,7 +166,8 @@ class Proxy:
                 )
                 self._connector.start()
         with self._lock:  # stdin closed: answer what is in flight, briefly
-            self._idle.wait_for(lambda: self._outstanding <= 0, timeout=EOF_GRACE)
+            grace = _env_float(self.env, "CODEGRAPH_MCP_EOF_GRACE", EOF_GRACE)
+            self._idle.wait_for(lambda: self._outstanding <= 0, timeout=grace)
         return 0
 
     def handle_line(self, line: bytes) -> str | None:

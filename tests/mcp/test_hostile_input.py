@@ -23,7 +23,9 @@ def strict(line: str) -> dict:
 
 
 def session(root, lines: list[str], env_extra: dict) -> list[dict]:
-    env = {**os.environ, "CODEGRAPH_MCP_TOOLS": "all", **env_extra}
+    # the calls in flight at stdin's EOF get their replies for up to CODEGRAPH_MCP_EOF_GRACE seconds
+    # (1.5 by default); a daemon started on a loaded 2-core machine can need more than that
+    env = {**os.environ, "CODEGRAPH_MCP_TOOLS": "all", "CODEGRAPH_MCP_EOF_GRACE": "20", **env_extra}
     init = {
         "jsonrpc": "2.0",
         "id": 0,
