@@ -44,6 +44,9 @@ _CONFIDENCE = _Confidence(0, 1)
 
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
+    if fn is not _status:
+        _freshen(path)
+
     def answer(reader):
         if fn is not _status:
             check_finished(reader)
@@ -56,6 +59,25 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
     if changed:
         click.echo(banner(changed), err=True)
     click.echo(to_json(result) if as_json else render(result))
+
+
+def _freshen(path) -> None:
+    """With a daemon watching the project, have it sync the edits it has seen before this query reads
+    the index (issue 12); its note on stderr when it could not in time. Without one, nothing: the
+    answer's "changed on disk" banner says what is stale."""
+    import os
+    from pathlib import Path
+
+    from codegraph.errors import CodegraphError
+    from codegraph.mcp import service
+
+    try:
+        root = service.project_root(Path(path or os.getcwd()))
+    except (CodegraphError, OSError):
+        return  # the query itself says what is wrong with the path
+    _, note = service.freshen(root)
+    if note:
+        click.echo(note, err=True)
 
 
 def _common(fn):

@@ -1,0 +1,60 @@
+"""Issue 12, freshness at query time: a CLI answer right after an edit is fresh when a daemon watches the
+project, and a miss ("No symbol named X") says when the index may be behind (files changed, a sync
+running, the name in a skipped file). Real CLI subprocesses, a real daemon with its real watcher."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from codegraph.index.indexer import index_project
+from codegraph.mcp import service, wire
+from codegraph.paths import ProjectPaths
+from tests.conftest import copy_fixture
+from tests.mcp.helpers import CODEGRAPH
+
+# fixtures/repos/python/shop/views.py: render_rows is lines 5-7, called by list_products (line 12)
+VIEWS = "shop/views.py"
+
+
+@pytest.fixture
+def shop(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_RUNTIME_DIR", str(tmp_path / "run"))
+    root = copy_fixture("python", tmp_path).resolve()
+    index_project(ProjectPaths(root), workers=1)
+    return root
+
+
+def _cli(root, *args):
+    env = {**os.environ, "CODEGRAPH_NO_UPDATE_CHECK": "1"}
+    return subprocess.run(
+        [CODEGRAPH, *args, "-p", str(root)], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_cli_query_right_after_an_edit_is_fresh_when_a_daemon_watches_the_project(shop, tmp_path):
+    # a long debounce: only the query's own request can make the daemon sync this edit in time
+    env = {**os.environ, "CODEGRAPH_WATCH_DEBOUNCE_MS": "60000", "CODEGRAPH_CATCHUP_WAIT_MS": "10000"}
+    with open(tmp_path / "daemon.err", "wb") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "codegraph.mcp.daemon", str(shop)],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+    try:
+        assert wire.wait_until(lambda: (service.status(shop) or {}).get("watching"), 15), "no watching daemon"
+        assert service.freshen(shop) == (True, None)  # the start-up catch-up is done
+        views = shop / VIEWS
+        views.write_text(views.read_text().replace("render_rows", "format_rows"))
+        done = _cli(shop, "callers", "format_rows")
+        assert done.returncode == 0, done.stderr
+        assert "list_products" in done.stdout
+        assert "Note" not in done.stderr
+    finally:
+        proc.terminate()
+        proc.wait(10)
