@@ -58,3 +58,38 @@ def test_cli_query_right_after_an_edit_is_fresh_when_a_daemon_watches_the_projec
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_miss_after_an_edit_says_files_changed_since_the_last_sync(shop):
+    views = shop / VIEWS
+    views.write_text(views.read_text() + "\n\ndef brand_new():\n    return 2\n")
+    done = _cli(shop, "callers", "brand_new")
+    assert done.returncode == 4
+    assert "No symbol named 'brand_new'" in done.stderr
+    assert "1 file changed on disk since the last sync (run `codegraph sync`)" in done.stderr
+
+
+def test_a_miss_names_a_skipped_too_large_file_that_holds_the_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_RUNTIME_DIR", str(tmp_path / "run"))
+    root = copy_fixture("python", tmp_path).resolve()
+    padding = "".join(f"def big_{n}():\n    return {n}\n" for n in range(60_000))
+    assert len(padding) > 1_000_000
+    (root / "big.py").write_text(padding)
+    index_project(ProjectPaths(root), workers=1)
+    done = _cli(root, "callers", "big_3")
+    assert done.returncode == 4
+    assert "'big_3' occurs in files the index skipped: big.py: too large" in done.stderr
+    missing = _cli(root, "callers", "nowhere_at_all")
+    assert "skipped" not in missing.stderr
+
+
+def test_an_mcp_miss_after_an_edit_says_the_index_is_behind(shop, monkeypatch):
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    from codegraph.mcp.dispatch import call_tool
+
+    views = shop / VIEWS
+    views.write_text(views.read_text() + "\n\ndef brand_new():\n    return 2\n")
+    result = call_tool("codegraph_callers", {"symbol": "brand_new"}, default_root=shop)
+    text = result["content"][0]["text"]
+    assert "No symbol named 'brand_new'" in text
+    assert "1 file changed on disk since the last sync" in text
