@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from codegraph.index.background import release_lock, try_lock
 from codegraph.index.indexer import index_project
 from codegraph.mcp import service, wire
 from codegraph.paths import ProjectPaths
@@ -81,6 +82,25 @@ def test_a_miss_names_a_skipped_too_large_file_that_holds_the_name(tmp_path, mon
     assert "'big_3' occurs in files the index skipped: big.py: too large" in done.stderr
     missing = _cli(root, "callers", "nowhere_at_all")
     assert "skipped" not in missing.stderr
+
+
+def test_while_a_sync_runs_callers_print_the_re_read_span_and_give_no_sync_advice(shop):
+    views = shop / VIEWS
+    views.write_text("# one line more\n" + views.read_text() + "\n\ndef brand_new():\n    return 2\n")
+    paths = ProjectPaths(shop)
+    assert try_lock(paths)  # a sync holds the index lock (this process's, so it is live)
+    try:
+        done = _cli(shop, "callers", "render_rows")
+        assert done.returncode == 0, done.stderr
+        assert f"{VIEWS}:6-8" in done.stdout  # on disk now; the index says 5-7
+        assert "changed on disk since the last index: shop/views.py" in done.stderr
+        assert "a sync is running now" in done.stderr
+        assert "run `codegraph sync`" not in done.stderr
+        miss = _cli(shop, "callers", "brand_new")
+        assert "It may not be in the index yet: a sync is running" in miss.stderr
+        assert "run `codegraph sync`" not in miss.stderr
+    finally:
+        release_lock(paths)
 
 
 def test_an_mcp_miss_after_an_edit_says_the_index_is_behind(shop, monkeypatch):
