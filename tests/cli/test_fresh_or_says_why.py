@@ -36,20 +36,25 @@ def _cli(root, *args):
     )
 
 
-def test_cli_query_right_after_an_edit_is_fresh_when_a_daemon_watches_the_project(shop, tmp_path):
-    # a long debounce: only the query's own request can make the daemon sync this edit in time
-    env = {**os.environ, "CODEGRAPH_WATCH_DEBOUNCE_MS": "60000", "CODEGRAPH_CATCHUP_WAIT_MS": "10000"}
+def _daemon(root, tmp_path, **env):
+    """A real daemon (with its watcher) for ``root`` in the foreground, once it watches and has caught up."""
     with open(tmp_path / "daemon.err", "wb") as err:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "codegraph.mcp.daemon", str(shop)],
-            env=env,
+            [sys.executable, "-m", "codegraph.mcp.daemon", str(root)],
+            env={**os.environ, **env},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=err,
         )
+    assert wire.wait_until(lambda: (service.status(root) or {}).get("watching"), 15), "no watching daemon"
+    assert wire.wait_until(lambda: service.freshen(root) == (True, None), 15), "never caught up"
+    return proc
+
+
+def test_cli_query_right_after_an_edit_is_fresh_when_a_daemon_watches_the_project(shop, tmp_path):
+    # a long debounce: only the query's own request can make the daemon sync this edit in time
+    proc = _daemon(shop, tmp_path, CODEGRAPH_WATCH_DEBOUNCE_MS="60000", CODEGRAPH_CATCHUP_WAIT_MS="10000")
     try:
-        assert wire.wait_until(lambda: (service.status(shop) or {}).get("watching"), 15), "no watching daemon"
-        assert service.freshen(shop) == (True, None)  # the start-up catch-up is done
         views = shop / VIEWS
         views.write_text(views.read_text().replace("render_rows", "format_rows"))
         done = _cli(shop, "callers", "format_rows")
@@ -57,6 +62,25 @@ def test_cli_query_right_after_an_edit_is_fresh_when_a_daemon_watches_the_projec
         assert "list_products" in done.stdout
         assert "Note" not in done.stderr
     finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_cli_query_says_so_when_the_daemon_cannot_sync_in_time(shop, tmp_path):
+    proc = _daemon(shop, tmp_path, CODEGRAPH_WATCH_DEBOUNCE_MS="60000", CODEGRAPH_CATCHUP_WAIT_MS="1000")
+    paths = ProjectPaths(shop)
+    assert try_lock(paths)  # another index run holds the lock: the daemon's sync waits for it
+    try:
+        views = shop / VIEWS
+        views.write_text(views.read_text().replace("render_rows", "format_rows"))
+        done = _cli(shop, "callers", "render_rows")
+        assert done.returncode == 0, done.stderr  # the old graph's answer…
+        assert "list_products" in done.stdout
+        assert "Note: a sync of the newest edits is still running" in done.stderr  # …and it says so
+        assert "changed on disk since the last index: shop/views.py" in done.stderr
+        assert "run `codegraph sync`" not in done.stderr
+    finally:
+        release_lock(paths)
         proc.terminate()
         proc.wait(10)
 
