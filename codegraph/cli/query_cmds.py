@@ -49,6 +49,10 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
         _freshen(path)
 
     def answer(reader):
+        with reader.snapshot():  # one committed state, though a daemon's sync commits meanwhile
+            return _answer(reader)
+
+    def _answer(reader):
         if fn is _status:
             return fn(reader, *args, **kwargs), [], False
         check_finished(reader)

@@ -240,6 +240,10 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
 
     def answer(reader) -> str:
         note = before_answer(reader.root)
+        with reader.snapshot():  # one committed state, though the watcher's sync commits meanwhile
+            return _answer(reader, note)
+
+    def _answer(reader, note: str | None) -> str:
         if name != "codegraph_status":
             from codegraph.query.status import check_finished
 
