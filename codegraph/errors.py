@@ -83,6 +83,7 @@ class SymbolNotFound(CodegraphError):
     ):
         self.name = name
         self.suggestions = suggestions or []
+        self.index_note: str | None = None
         if in_file is not None:  # the name exists, only not in the file asked for
             where = ", ".join(defined_in[:5]) if defined_in else "other files"
             more = f" and {len(defined_in) - 5} more" if defined_in and len(defined_in) > 5 else ""
@@ -92,6 +93,13 @@ class SymbolNotFound(CodegraphError):
             return
         hint = f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"No symbol named '{name}' in the index.{hint}")
+
+    def add_index_note(self, note: str | None) -> None:
+        """Append why the miss may be the index's (behind disk, or the name in skipped files; see
+        ``query.freshness.miss_note``) to the message; ``index_note`` carries it for ``--json``."""
+        if note:
+            self.index_note = f"{self.index_note} {note}" if self.index_note else note
+            self.args = (f"{self.args[0]} {note}",)
 
 
 class FileNotIndexed(CodegraphError):

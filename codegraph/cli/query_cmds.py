@@ -8,12 +8,13 @@ from codegraph import bounds
 from codegraph.cli.progress import say_waiting
 from codegraph.config import load_config
 from codegraph.errors import SymbolNotFound
+from codegraph.index.background import read_progress
 from codegraph.index.drift import changed_files
 from codegraph.index.repair import read_repairing
 from codegraph.query import explore as explore_mod
 from codegraph.query import file_view
 from codegraph.query.files import files
-from codegraph.query.freshness import banner, cited_paths
+from codegraph.query.freshness import banner, cited_paths, miss_note
 from codegraph.query.impact import impact
 from codegraph.query.node import node
 from codegraph.query.relations import callees, callers
@@ -44,18 +45,50 @@ _CONFIDENCE = _Confidence(0, 1)
 
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
-    def answer(reader):
-        if fn is not _status:
-            check_finished(reader)
-        result = fn(reader, *args, **kwargs)
-        return result, [] if fn is _status else changed_files(reader, cited_paths(to_data(result)))
+    if fn is not _status:
+        _freshen(path)
 
-    (result, changed), repaired = read_repairing(path, answer, on_wait=say_waiting)
+    def answer(reader):
+        with reader.snapshot():  # one committed state, though a daemon's sync commits meanwhile
+            return _answer(reader)
+
+    def _answer(reader):
+        if fn is _status:
+            return fn(reader, *args, **kwargs), [], False
+        check_finished(reader)
+        try:
+            result = fn(reader, *args, **kwargs)
+        except SymbolNotFound as exc:
+            exc.add_index_note(miss_note(reader, exc.name))  # a miss says when the index is behind
+            raise
+        changed = changed_files(reader, cited_paths(to_data(result)))
+        return result, changed, bool(changed) and read_progress(reader.paths) is not None
+
+    (result, changed, syncing), repaired = read_repairing(path, answer, on_wait=say_waiting)
     if repaired:
         click.echo(f"codegraph: {repaired}", err=True)
     if changed:
-        click.echo(banner(changed), err=True)
+        click.echo(banner(changed, syncing=syncing), err=True)
     click.echo(to_json(result) if as_json else render(result))
+
+
+def _freshen(path) -> None:
+    """With a daemon watching the project, have it sync the edits it has seen before this query reads
+    the index (issue 12); its note on stderr when it could not in time. Without one, nothing: the
+    answer's "changed on disk" banner says what is stale."""
+    import os
+    from pathlib import Path
+
+    from codegraph.errors import CodegraphError
+    from codegraph.mcp import service
+
+    try:
+        root = service.project_root(Path(path or os.getcwd()))
+    except (CodegraphError, OSError):
+        return  # the query itself says what is wrong with the path
+    _, note = service.freshen(root)
+    if note:
+        click.echo(note, err=True)
 
 
 def _common(fn):

@@ -359,10 +359,28 @@ class Daemon:
             return
         reply(wire.run_handler(handler, message, self.paths.root))
 
+    def _fresh(self, message: dict, reply) -> None:
+        """``daemon/fresh``: bring the graph up to date for a CLI query (as an MCP call does first,
+        ``watch.before_answer``); replies ``{"fresh": bool, "note": str | None}`` (issue 12)."""
+        try:
+            from codegraph.index.watch import before_answer
+
+            note = before_answer(self.paths.root)
+            fresh = note is None and self.watcher is not None  # not yet watching: nothing was synced
+        except Exception as exc:
+            log.exception("daemon/fresh failed")
+            note, fresh = (
+                f"Note: the daemon could not bring the index up to date ({type(exc).__name__}).",
+                False,
+            )
+        reply(protocol.result(message.get("id"), {"fresh": fresh, "note": note}))
+
     def _dispatch(self, message: dict, reply) -> None:
         method, msg_id = message.get("method"), message.get("id")
         if method == "tools/call":
             self._pool.submit(self._call, message, reply)
+        elif method == "daemon/fresh":
+            self._pool.submit(self._fresh, message, reply)
         elif method == "daemon/status":
             reply(protocol.result(msg_id, {**self.status(), "clients": max(self._clients - 1, 0)}))
         elif method == "daemon/stop":

@@ -169,10 +169,12 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
         ``{"content": [{"type": "text", "text": …}], "isError": bool}``.
     """
     global _HANDLERS
+    from codegraph.errors import SymbolNotFound
+    from codegraph.index.background import read_progress
     from codegraph.index.drift import changed_files
     from codegraph.index.repair import read_repairing
     from codegraph.index.watch import before_answer
-    from codegraph.query.freshness import banner, cited_paths
+    from codegraph.query.freshness import banner, cited_paths, miss_note
     from codegraph.render import render, to_data
 
     arguments = dict(arguments or {})
@@ -238,15 +240,25 @@ def call_tool(name: str, arguments: dict | None, *, default_root: Path | None) -
 
     def answer(reader) -> str:
         note = before_answer(reader.root)
+        with reader.snapshot():  # one committed state, though the watcher's sync commits meanwhile
+            return _answer(reader, note)
+
+    def _answer(reader, note: str | None) -> str:
         if name != "codegraph_status":
             from codegraph.query.status import check_finished
 
             check_finished(reader)  # IndexUnfinished: "unfinished", not "no symbol" from an empty index
-        result = _HANDLERS[name](reader, arguments)
+        try:
+            result = _HANDLERS[name](reader, arguments)
+        except SymbolNotFound as exc:
+            exc.add_index_note(miss_note(reader, exc.name))  # a miss says when the index is behind
+            if note:
+                exc.add_index_note(note)
+            raise
         text = render(result)
         changed = changed_files(reader, cited_paths(to_data(result))) if name != "codegraph_status" else []
         if changed:
-            text = banner(changed) + "\n\n" + text
+            text = banner(changed, syncing=read_progress(reader.paths) is not None) + "\n\n" + text
         if note:
             text = note + "\n\n" + text
         return text

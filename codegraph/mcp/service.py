@@ -125,3 +125,23 @@ def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:
                     break
         stopped.append(info)
     return stopped
+
+
+def freshen(root: Path) -> tuple[bool, str | None]:
+    """Ask the daemon serving ``root`` to sync the edits its watcher has seen before a CLI query
+    answers (``daemon/fresh``; MCP calls do the same in-process, ``watch.before_answer``). Issue 12:
+    right after an edit the CLI answered from the old graph while a daemon watched the project.
+
+    Returns:
+        ``(fresh, note)``: fresh is True when a watching daemon says the graph is current; note is the
+        daemon's line when it could not make it so in time (None when no daemon answers, or it is
+        current). The wait is the daemon's (``CODEGRAPH_CATCHUP_WAIT_MS``, twice: catch-up, then sync).
+    """
+    from codegraph.index.watch import catch_up_wait
+
+    try:
+        info = wire.request(ProjectPaths(root), "daemon/fresh", timeout=2 * catch_up_wait() + 2.0)
+    except (OSError, ValueError, wire.VersionMismatch):
+        return False, None
+    note = info.get("note")
+    return info.get("fresh") is True, note if isinstance(note, str) else None

@@ -4,7 +4,8 @@ Newline-delimited JSON. The client opens with a hello naming its codegraph versi
 the daemon answers with its own hello (pid, root, start time). A client never uses a daemon whose hello
 differs from its own (issue 4: "a mismatched daemon is never used"). After the hello the client sends
 JSON-RPC ``tools/call`` requests unchanged and gets JSON-RPC responses back, in any order, matched by id;
-``daemon/status`` and ``daemon/stop`` are the control requests.
+``daemon/status``, ``daemon/stop`` and ``daemon/fresh`` (bring the graph up to date before a CLI
+query) are the control requests.
 
 Standard library only: the proxy imports this.
 """

@@ -3,7 +3,7 @@ the resolver was of each."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from codegraph.model import Node
 from codegraph.query.symbols import find_symbols
@@ -68,9 +68,14 @@ class RelationResult:
 def _related(
     reader: Reader, op: str, symbol: str, file: str | None, limit: int, min_confidence: float | None
 ) -> RelationResult:
+    from codegraph.index.drift import current_span
+
     defs = find_symbols(reader, symbol, file=file)
     groups = []
     for d in defs:
+        span = current_span(reader, d)  # the span in the file as it is now, as the banner says (issue 12)
+        if span is not None and span != (d.start_line, d.end_line):
+            d = replace(d, start_line=span[0], end_line=span[1])
         column = "target" if op == "callers" else "source"
         other = [
             (e.source if op == "callers" else e.target, e.line, e.kind, e.confidence, e.resolved_by)

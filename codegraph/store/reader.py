@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
@@ -102,6 +103,22 @@ class Reader:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside sees one committed state of the index (a read transaction; WAL keeps it
+        while a sync commits). Issue 12: a CLI answer read its symbols before a daemon's sync committed
+        and the file records after, so it named the old symbol with the new edges and said nothing was
+        stale. Nested use joins the outer snapshot."""
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.conn.in_transaction:
+                self.conn.execute("COMMIT")  # nothing was written: ends the read transaction
 
     # ------------------------------------------------------------------ nodes
     def node(self, node_id: str) -> Node | None:
