@@ -421,6 +421,8 @@ def _file_view_header(result: file_view.FileViewResult) -> str:
         used = "used by no other indexed file"
     withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
     lines = plural(result.line_count, "line")
+    if result.ends_in_newline:  # Read numbers the empty line after a final newline; say why it counts
+        lines += " (the last is empty, after the final newline)"
     symbols = plural(result.symbol_count, "symbol")
     return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
 
