@@ -410,7 +410,7 @@ def _file_view_header(result: file_view.FileViewResult) -> str:
     """The one line Read lacks: ``<path> · <n> lines · <s> symbols · used by: a, b (+k more)``."""
     deps = list(result.dependents)
     if deps:
-        shown = ", ".join(deps[: file_view.MAX_DEPENDENTS_SHOWN])
+        shown = ", ".join(quote_path(d) for d in deps[: file_view.MAX_DEPENDENTS_SHOWN])
         more = (
             f" (+{len(deps) - file_view.MAX_DEPENDENTS_SHOWN} more)"
             if len(deps) > file_view.MAX_DEPENDENTS_SHOWN

@@ -327,6 +327,16 @@ def test_header_explains_the_empty_line_read_numbers_after_a_final_newline(make,
     assert header.startswith("lib.py · 3 lines (the last is empty, after the final newline) · ")
 
 
+def test_header_quotes_a_dependent_whose_name_holds_a_newline(make, tmp_path):
+    # "we\nird.py" imports lib; unquoted, the header line broke at the newline and showed "we"
+    uses = "from lib import f\n\nf()\n"
+    reader = make(tmp_path, {"lib.py": "def f():\n    pass\n", "we\nird.py": uses})
+    result = fv(tmp_path, reader, "lib.py")
+    assert result.dependents == ("we\nird.py",)
+    header = render(result).split("\n", 1)[0]
+    assert header.endswith(' · used by 1 file: "we\\nird.py"')
+
+
 def test_header_says_when_nothing_depends_on_the_file(make, tmp_path):
     reader = make(tmp_path, {"solo.py": "x\n"})
     assert "used by no other indexed file" in render(fv(tmp_path, reader, "solo.py"))
