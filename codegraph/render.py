@@ -66,7 +66,10 @@ def _relation(r: RelationResult) -> str:
         out.append(f"'{r.symbol}' names {len(r.groups)} definitions; answers are grouped per definition.")
     for g in r.groups:
         d = g.definition
-        out.append(f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line} — {verb} {g.total}:")
+        declared = "".join(f" (declared at {_loc(p)})" for p in g.declarations)
+        out.append(
+            f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line}{declared} — {verb} {g.total}:"
+        )
         if not g.sites:
             hint = (
                 "no resolved callers in the project"

@@ -1196,25 +1196,55 @@ class CFamily(LanguageModule):
                 ):
                     defs[n.qualified_name].append(n)
             state["defs"] = defs
-        if len(state["defs"].get(node.qualified_name, ())) > 1:
-            # overloads share the qualified name: pair by parameter types
-            key = param_key(node.signature, node.name)
-            same = [n for n in state["defs"][node.qualified_name] if param_key(n.signature, n.name) == key]
-            if len(same) == 1:
-                return same[0]
-        candidates = [
+        return _definition_for(node, state["defs"].get(node.qualified_name, ())) or node
+
+    def declaration_of(self, node: Node, named: list[Node]) -> Node | None:
+        """A prototype's definition among ``named``, paired as :meth:`canonical` pairs it (the
+        definitions with the prototype's qualified name, overloads by parameter types), or None."""
+        if node.kind not in ("function", "method") or not (node.signature or "").endswith(";"):
+            return None
+        defs = [
             n
-            for n in state["defs"].get(node.qualified_name, ())
-            if n.visibility != "private" or n.kind == "method" or n.file_path == node.file_path
+            for n in named
+            if n.kind in ("function", "method")
+            and n.qualified_name == node.qualified_name
+            and family_of(n.language) == "c"
+            and n.signature
+            and not n.signature.endswith(";")
+            and not n.signature.startswith("#define")
         ]
-        if len(candidates) == 1:
-            return candidates[0]
-        if candidates:
-            stem = posixpath.splitext(node.file_path)[0]
-            paired = [n for n in candidates if posixpath.splitext(n.file_path)[0] == stem]
-            if len(paired) == 1:
-                return paired[0]
-        return node
+        return _definition_for(node, defs)
+
+
+def family_of(label: str) -> str | None:
+    """The family of a language label (None for an unknown one)."""
+    from codegraph.index.languages import registry
+
+    module = registry().by_label.get(label)
+    return module.family if module is not None else None
+
+
+def _definition_for(node: Node, defs) -> Node | None:
+    """The one of ``defs`` (definitions with ``node``'s qualified name) the prototype ``node`` declares:
+    by parameter types among overloads; else the one visible from it (file-local ones only from its
+    own file); several → the one in the source file paired with the header (``x.h`` → ``x.c``)."""
+    if len(defs) > 1:
+        # overloads share the qualified name: pair by parameter types
+        key = param_key(node.signature, node.name)
+        same = [n for n in defs if param_key(n.signature, n.name) == key]
+        if len(same) == 1:
+            return same[0]
+    candidates = [
+        n for n in defs if n.visibility != "private" or n.kind == "method" or n.file_path == node.file_path
+    ]
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        stem = posixpath.splitext(node.file_path)[0]
+        paired = [n for n in candidates if posixpath.splitext(n.file_path)[0] == stem]
+        if len(paired) == 1:
+            return paired[0]
+    return None
 
 
 def _overloads(project, module, node: Node) -> list[Node]:
