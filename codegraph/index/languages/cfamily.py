@@ -144,6 +144,11 @@ def call_chain(node) -> str | None:
     )
 
 
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+# a call in a macro body: a name and "(" (members and # / ## operands are dropped where it is read)
+_MACRO_CALL = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*\(")
+# string and char literals and comments, blanked (kept the same length) before looking for calls
+_MACRO_NOISE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.S)
 CASTS = frozenset({"static_cast", "dynamic_cast", "reinterpret_cast", "const_cast", "bit_cast", "down_cast"})
 FUNCTION_DECLARATOR_WRAPPERS = ("pointer_declarator", "reference_declarator", "parenthesized_declarator")
 
@@ -745,8 +750,34 @@ class CFamilyExtractor(Extractor):
             return
         if ts.type == "preproc_function_def":
             self.add_def(ts, "function", name)
+            self._macro_calls(ts, text(name))
         elif ts.child_by_field_name("value") is not None:
             self.add_def(ts, "constant", name)
+
+    def _macro_calls(self, ts, macro: str) -> None:
+        """Calls written in a function-like macro's body (``luaC_condGC``'s ``luaC_step(L)``), as calls
+        from the macro: the body is tokens, not a tree, so only ``name(`` outside strings, chars and
+        comments, not after ``.``, ``->``, ``#`` or ``##`` and not the macro's own parameters (a
+        parameter called as a function names whatever the use site passes)."""
+        value = ts.child_by_field_name("value")
+        if value is None:
+            return
+        params = ts.child_by_field_name("parameters")
+        own = set(_IDENT.findall(text(params))) if params is not None else set()
+        body = _MACRO_NOISE.sub(lambda m: " " * len(m.group()), text(value))
+        row, col = value.start_point
+        for m in _MACRO_CALL.finditer(body):
+            name = m.group(1)
+            if name in own or name in KEYWORDS or name in CASTS or name == macro:
+                continue
+            before = body[: m.start(1)]
+            if before.rstrip().endswith((".", "->", "#")):  # a member, or stringised / pasted (# ##)
+                continue
+            line = row + before.count("\n")
+            column = m.start(1) - (before.rfind("\n") + 1) if "\n" in before else col + m.start(1)
+            self.pending_refs.append(
+                (value.start_byte + m.start(1), "calls", name, line + 1, column, None, None)
+            )
 
     def _include(self, ts) -> None:
         path = ts.child_by_field_name("path")
