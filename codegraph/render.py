@@ -66,7 +66,10 @@ def _relation(r: RelationResult) -> str:
         out.append(f"'{r.symbol}' names {len(r.groups)} definitions; answers are grouped per definition.")
     for g in r.groups:
         d = g.definition
-        out.append(f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line} — {verb} {g.total}:")
+        declared = "".join(f" (declared at {_loc(p)})" for p in g.declarations)
+        out.append(
+            f"{_name(d)} {quote_path(d.file_path)}:{d.start_line}-{d.end_line}{declared} — {verb} {g.total}:"
+        )
         if not g.sites:
             hint = (
                 "no resolved callers in the project"
@@ -410,7 +413,7 @@ def _file_view_header(result: file_view.FileViewResult) -> str:
     """The one line Read lacks: ``<path> · <n> lines · <s> symbols · used by: a, b (+k more)``."""
     deps = list(result.dependents)
     if deps:
-        shown = ", ".join(deps[: file_view.MAX_DEPENDENTS_SHOWN])
+        shown = ", ".join(quote_path(d) for d in deps[: file_view.MAX_DEPENDENTS_SHOWN])
         more = (
             f" (+{len(deps) - file_view.MAX_DEPENDENTS_SHOWN} more)"
             if len(deps) > file_view.MAX_DEPENDENTS_SHOWN
@@ -421,6 +424,8 @@ def _file_view_header(result: file_view.FileViewResult) -> str:
         used = "used by no other indexed file"
     withheld = " · config/data: keys only, values withheld" if result.values_withheld else ""
     lines = plural(result.line_count, "line")
+    if result.ends_in_newline:  # Read numbers the empty line after a final newline; say why it counts
+        lines += " (the last is empty, after the final newline)"
     symbols = plural(result.symbol_count, "symbol")
     return f"{quote_path(result.path)} · {lines} · {symbols} · {used}{withheld}"
 

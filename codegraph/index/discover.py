@@ -343,9 +343,10 @@ def discover(
             re-read ~2,400 directories of Django). Files are always stat'ed afresh.
 
     Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
-    ``excluded by codegraph.json``, ``symlink outside root``, ``not a regular file``,
-    ``too large (N bytes > limit)``, ``unreadable``. Binary and minified checks need the bytes and
-    happen in the indexer.
+    ``excluded by codegraph.json``, ``symlink outside root``, ``dangling symlink``, ``not a regular
+    file``, ``too large (N bytes > limit)``, ``unreadable``. A path listed but gone by the time it is
+    stat'ed (deleted meanwhile, or tracked by git but deleted) is not counted: it is not there. Binary
+    and minified checks need the bytes and happen in the indexer.
     """
     root = root.resolve()
     result = Discovery()
@@ -393,6 +394,12 @@ def discover(
             continue
         try:
             st = os.lstat(f"{base}/{rel}")
+        except FileNotFoundError:  # deleted since the listing (or tracked but deleted): not there, not a skip
+            continue
+        except OSError:
+            result.skipped[rel] = "unreadable"
+            continue
+        try:
             if stat.S_ISLNK(st.st_mode):
                 target = (root / rel).resolve()
                 if target != root and root not in target.parents:
@@ -402,6 +409,9 @@ def discover(
             if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device named like source
                 result.skipped[rel] = "not a regular file"
                 continue
+        except FileNotFoundError:  # the link is there, its target (inside the root) is not
+            result.skipped[rel] = "dangling symlink"
+            continue
         except (OSError, RuntimeError):  # RuntimeError: symlink loop on older Pythons
             result.skipped[rel] = "unreadable"
             continue

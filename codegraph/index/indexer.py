@@ -126,6 +126,8 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     root, path, size, mtime_ns, language, grammar = job
     try:
         data = read_regular(os.path.join(root, path))
+    except FileNotFoundError:  # discovered, then deleted before its turn came: not "unreadable"
+        return path, "deleted during indexing", size, mtime_ns, None
     except OSError as exc:
         return path, f"unreadable ({exc.strerror or exc})", size, mtime_ns, None
     text = source_utf8(data, language)

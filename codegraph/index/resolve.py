@@ -1098,6 +1098,10 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
     if recv.endswith("()") and "(" not in recv[:-2]:
         # UserRepo().save(): the class the call constructs or the function returns
         made = project.class_of(path, ref.source, recv[:-2])
+        if made is None and "." in recv[:-2]:
+            # self.0.s().go_t(), self.inner.s().go_t(): a typed field's method, then its result type
+            # (found on rust-regex: every Regex::* → ExecNoSyncStr::* edge was dropped)
+            made = project.chain_class(path, ref.source, recv)
         target = project.member(made.id, method) if made is not None else None
         return (target, "return-type") if target is not None and _callable(target) else (None, "")
     if "()." in recv and not recv.startswith("<"):

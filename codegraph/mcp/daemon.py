@@ -150,8 +150,11 @@ class Daemon:
     # -- lifecycle -------------------------------------------------------------------------------
     def serve(self) -> int:
         """Take the lock, listen, serve until stopped. Returns the exit code (0; 1 when another
-        daemon already serves this root)."""
-        self.paths.dir.mkdir(parents=True, exist_ok=True)
+        daemon already serves this root, or the project has no index: see :func:`no_index`)."""
+        missing = no_index(self.paths)
+        if missing:
+            log.info("%s; exiting", missing)
+            return 1
         self._lock_fd = _acquire_lock(self.paths)
         if self._lock_fd is None:
             log.info("another daemon serves %s; exiting", self.paths.root)
@@ -416,6 +419,15 @@ def spawn(root: Path) -> int:
 LOG_MAX_BYTES = 1 << 20
 
 
+def no_index(paths: ProjectPaths) -> str | None:
+    """Why a daemon must not serve ``paths.root``, or None: there is no index to serve. Starting
+    anyway would recreate ``.codegraph/`` with only daemon.log/pid/sock after `rm -rf .codegraph`
+    (found by a new user), and serve no index; rebuilding is the user's call (issue 9)."""
+    if not paths.db.is_file():
+        return f"no index at {paths.db} (run `codegraph init`)"
+    return None
+
+
 def _redirect_to_log(paths: ProjectPaths) -> None:
     paths.dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -439,6 +451,10 @@ def main(argv: list[str] | None = None) -> int:
     args = [a for a in args if a != "--detach"]
     root = Path(args[0] if args else os.getcwd()).resolve()
     paths = ProjectPaths(root)
+    missing = no_index(paths)
+    if missing:  # before the log is opened: that would create .codegraph/
+        print(f"codegraph daemon: {missing}; not starting", file=sys.stderr)
+        raise SystemExit(1)  # spawn runs main() from -c, where a returned code would be dropped
     if detach:
         if os.fork() > 0:
             os._exit(0)  # the launcher returns at once; the daemon is reparented (no zombie)

@@ -343,6 +343,12 @@ class Proxy:
                 return None
         except OSError:
             pass
+        from codegraph.mcp.daemon import no_index
+
+        missing = no_index(self.paths)
+        if missing:  # e.g. `rm -rf .codegraph` under a session: a daemon would refuse, so start none
+            _log(f"{missing}; not starting a daemon")
+            return None
         if self._spawn is None:
             from codegraph.mcp.daemon import spawn
 

@@ -86,11 +86,15 @@ def start(root: Path, *, timeout: float = 10.0) -> dict:
 
     Raises:
         DaemonStartFailed: nothing answered within ``timeout`` seconds.
+        IndexMissing: the project has no index (a daemon would refuse to serve it).
     """
     root = root.resolve()
     info = status(root)
     if info:
         return info
+    missing = daemon.no_index(ProjectPaths(root))
+    if missing:
+        raise IndexMissing(f"{missing}; no daemon started.")
     daemon.spawn(root)
     info = wire.poll(lambda: status(root) or None, timeout, fine=0.5)
     if info is None:

@@ -109,7 +109,11 @@ class FileViewResult:
 
     Attributes:
         path: the indexed path that was shown (POSIX, relative to the root).
-        line_count: lines in the file, counted as Read counts them (``text.split("\\n")``).
+        line_count: lines in the file, counted as Read counts them (``text.split("\\n")``), so a file
+            ending in a newline counts the empty line after it (Read numbers it too; measured, see the
+            module docstring).
+        ends_in_newline: the file ends in a newline, so its last numbered line is that empty line (the
+            header says so rather than leaving "3 lines" for a two-line file unexplained).
         symbol_count: symbols defined in the file (file nodes excluded).
         dependents: every other file that depends on this one, sorted.
         body: the window, byte-for-byte as Read shows it (``<n>\\t<line>`` joined by ``\\n``); for a
@@ -136,6 +140,7 @@ class FileViewResult:
     values_withheld: bool = False
     symbols: tuple[SymbolEntry, ...] = field(default_factory=tuple)
     symbols_truncated: bool = False
+    ends_in_newline: bool = False
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -387,7 +392,7 @@ def file_view(root: Path, reader: FileViewReader, request: FileViewRequest) -> F
     total = len(lines)
     head = FileViewResult(
         path=rel, line_count=total, symbol_count=len(symbols), dependents=dependents, body="", first_line=0,
-        last_line=0,
+        last_line=0, ends_in_newline=total > 1 and lines[-1] == "",
     )  # fmt: skip
 
     if request.symbols_only:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from codegraph.index.languages import registry
 from codegraph.model import Node
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -54,6 +55,7 @@ class Group:
     definition: Node
     sites: list[Site] = field(default_factory=list)
     total: int = 0
+    declarations: list[Node] = field(default_factory=list)  # prototypes joined to this definition
 
 
 @dataclass
@@ -71,22 +73,52 @@ def _related(
     from codegraph.index.drift import current_span
 
     defs = find_symbols(reader, symbol, file=file)
-    groups = []
+    groups: list[Group] = []
+    by_id: dict[str, Group] = {}
     for d in defs:
         span = current_span(reader, d)  # the span in the file as it is now, as the banner says (issue 12)
         if span is not None and span != (d.start_line, d.end_line):
             d = replace(d, start_line=span[0], end_line=span[1])
-        column = "target" if op == "callers" else "source"
-        other = [
-            (e.source if op == "callers" else e.target, e.line, e.kind, e.confidence, e.resolved_by)
-            for e in reader.relations(column, [d.id], CALL_KINDS)
-            if confident_enough(e.confidence, min_confidence)
-        ]
-        found = reader.nodes(o[0] for o in other)
-        sites = [Site(found[o[0]], *o[1:]) for o in other if o[0] in found]
-        sites.sort(key=lambda s: (s.node.file_path, s.line or 0))
-        groups.append(Group(d, sites[:limit], len(sites)))
+        sites = _sites(reader, op, d, min_confidence)
+        held = sites or (min_confidence is not None and _sites(reader, op, d, None))
+        target = None if held else _declared(reader, d)
+        if target is None:
+            group = by_id.setdefault(d.id, Group(d))
+            group.definition, group.sites, group.total = d, sites[:limit], len(sites)
+            groups.append(group)
+            continue
+        # a declaration the resolver joins to its definition (C: a header prototype; its edges point
+        # at the definition): noted on the definition's group, not a second definition "called by 0".
+        # A definition the search left out (``--file x.h``) is answered for in its place.
+        home = by_id.get(target.id)
+        if home is None:
+            home = by_id[target.id] = Group(target)
+            if target not in defs:
+                found = _sites(reader, op, target, min_confidence)
+                home.sites, home.total = found[:limit], len(found)
+                groups.append(home)
+        home.declarations.append(d)
     return RelationResult(op, symbol, groups)
+
+
+def _sites(reader: Reader, op: str, d: Node, min_confidence: float | None) -> list[Site]:
+    column = "target" if op == "callers" else "source"
+    other = [
+        (e.source if op == "callers" else e.target, e.line, e.kind, e.confidence, e.resolved_by)
+        for e in reader.relations(column, [d.id], CALL_KINDS)
+        if confident_enough(e.confidence, min_confidence)
+    ]
+    found = reader.nodes(o[0] for o in other)
+    sites = [Site(found[o[0]], *o[1:]) for o in other if o[0] in found]
+    sites.sort(key=lambda s: (s.node.file_path, s.line or 0))
+    return sites
+
+
+def _declared(reader: Reader, d: Node) -> Node | None:
+    """The definition the declaration ``d`` stands for, by its language's rule, or None."""
+    module = registry().by_label.get(d.language)
+    target = module.declaration_of(d, reader.nodes_named(d.name)) if module is not None else None
+    return target if target is not None and target.id != d.id else None
 
 
 def callers(

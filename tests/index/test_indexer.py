@@ -155,6 +155,44 @@ def test_symlinks_out_of_the_root_are_skipped_and_loops_survived(tmp_path):
         assert r.skipped()["leak.py"] == "symlink outside root"
 
 
+def test_a_dangling_symlink_is_said_to_dangle_and_one_leading_out_is_outside_the_root(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "in.py").write_text("def inside():\n    pass\n")
+    (root / "gone.py").symlink_to(root / "missing.py")  # inside the root, target absent
+    (root / "away.py").symlink_to("/nonexistent/x.py")
+    summary = index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as r:
+        assert r.indexed_paths() == ["in.py"]
+        assert r.skipped()["gone.py"] == "dangling symlink"
+        assert r.skipped()["away.py"] == "symlink outside root"
+    assert "1 file (dangling symlink)" in summary.line() and "unreadable" not in summary.line()
+
+
+def test_a_tracked_file_deleted_from_the_work_tree_is_not_counted_as_skipped(tmp_path):
+    # git ls-files still lists it; the stat finds nothing: it is not there, so it is no skip
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "in.py").write_text("def inside():\n    pass\n")
+    (root / "old.py").write_text("def old():\n    pass\n")
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    (root / "old.py").unlink()
+    summary = index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as r:
+        assert r.indexed_paths() == ["in.py"]
+        assert "old.py" not in r.skipped()
+    assert "skipped: none" in summary.line()
+
+
+def test_a_file_deleted_after_discovery_is_skipped_as_deleted_during_indexing(tmp_path):
+    from codegraph.index.indexer import _parse_one
+
+    # the job discovery made for a file that was then deleted before a worker read it
+    out = _parse_one((str(tmp_path), "late.py", 10, 0, "python", "python"))
+    assert out[:2] == ("late.py", "deleted during indexing") and out[-1] is None
+
+
 def test_codegraph_dir_gets_its_own_gitignore(tmp_path):
     root = copy_fixture("python", tmp_path)
     index_project(ProjectPaths(root.resolve()), workers=1)

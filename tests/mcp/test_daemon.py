@@ -85,6 +85,30 @@ def test_the_daemon_exits_when_its_project_directory_is_deleted(project, server_
     _wait_listening(project)
     shutil.rmtree(project / ".codegraph")
     assert proc.wait(10) == 0
+    assert not (project / ".codegraph").exists()  # nothing recreated on the way out
+
+
+def test_a_daemon_for_a_project_without_an_index_refuses_and_creates_nothing(no_index_dir, server_env):
+    # after `rm -rf .codegraph` a new daemon (spawned by a session's proxy) recreated .codegraph/ with
+    # only daemon.log/pid/sock and served no index; now it says why and exits 1, detached or not
+    for detach in ([], ["--detach"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "codegraph.mcp.daemon", *detach, str(no_index_dir)],
+            env=server_env, capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        assert proc.returncode == 1
+        assert "no index at" in proc.stderr and "codegraph init" in proc.stderr
+        assert not (no_index_dir / ".codegraph").exists()
+
+
+def test_daemon_start_without_an_index_raises_index_missing_and_starts_nothing(no_index_dir):
+    import pytest
+
+    from codegraph.errors import IndexMissing
+
+    with pytest.raises(IndexMissing, match="no daemon started"):
+        service.start(no_index_dir, timeout=1)
+    assert not (no_index_dir / ".codegraph").exists()
 
 
 def test_a_project_path_too_long_for_a_socket_gets_a_short_socket_path(tmp_path):

@@ -302,8 +302,39 @@ def test_header_gives_line_and_symbol_counts_and_dependents(make, tmp_path):
     reader = make(tmp_path, {"lib.py": "def f():\n    pass\n", "b.py": uses, "a.py": uses})
     text = render(fv(tmp_path, reader, "lib.py"))
     header, body = text.split("\n", 1)
-    assert header == "lib.py · 3 lines · 1 symbol · used by 2 files: a.py, b.py"
+    assert header == (
+        "lib.py · 3 lines (the last is empty, after the final newline) · 1 symbol · used by 2 files: a.py, b.py"
+    )
     assert body == "1\tdef f():\n2\t    pass\n3\t"
+
+
+def test_header_of_a_file_without_a_final_newline_counts_its_lines_plainly(make, tmp_path):
+    # "a\nb" splits into two lines and Read shows "1\ta\n2\tb": no empty line to explain
+    reader = make(tmp_path, {"lib.py": "a\nb"})
+    result = fv(tmp_path, reader, "lib.py")
+    assert (result.line_count, result.ends_in_newline, result.body) == (2, False, "1\ta\n2\tb")
+    assert render(result).split("\n", 1)[0] == "lib.py · 2 lines · 0 symbols · used by no other indexed file"
+
+
+def test_header_explains_the_empty_line_read_numbers_after_a_final_newline(make, tmp_path):
+    # a two-line file ending in a newline: Read numbers three lines, the third empty (recorded and live
+    # runs in test_file_view_read_parity.py / test_file_view_live_read.py), so the body keeps "3\t" and
+    # the header says why there are three
+    reader = make(tmp_path, {"lib.py": "a\nb\n"})
+    result = fv(tmp_path, reader, "lib.py")
+    assert (result.line_count, result.ends_in_newline, result.body) == (3, True, "1\ta\n2\tb\n3\t")
+    header = render(result).split("\n", 1)[0]
+    assert header.startswith("lib.py · 3 lines (the last is empty, after the final newline) · ")
+
+
+def test_header_quotes_a_dependent_whose_name_holds_a_newline(make, tmp_path):
+    # "we\nird.py" imports lib; unquoted, the header line broke at the newline and showed "we"
+    uses = "from lib import f\n\nf()\n"
+    reader = make(tmp_path, {"lib.py": "def f():\n    pass\n", "we\nird.py": uses})
+    result = fv(tmp_path, reader, "lib.py")
+    assert result.dependents == ("we\nird.py",)
+    header = render(result).split("\n", 1)[0]
+    assert header.endswith(' · used by 1 file: "we\\nird.py"')
 
 
 def test_header_says_when_nothing_depends_on_the_file(make, tmp_path):

@@ -238,6 +238,13 @@ class LanguageModule:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""
         return node
 
+    def declaration_of(self, node: Node, named: list[Node]) -> Node | None:
+        """The one definition among ``named`` (nodes of the same name, from the index) that the
+        declaration ``node`` stands for, by the rule :meth:`canonical` joins edges with, or None when
+        ``node`` is no declaration or the pairing is not certain. Queries fold such a declaration into
+        its definition instead of listing it as a second definition. The default: None."""
+        return None
+
 
 def relative_file(from_path: str, spec: str) -> str:
     """``spec`` joined to ``from_path``'s directory and normalised (POSIX)."""

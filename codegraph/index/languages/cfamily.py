@@ -144,6 +144,11 @@ def call_chain(node) -> str | None:
     )
 
 
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+# a call in a macro body: a name and "(" (members and # / ## operands are dropped where it is read)
+_MACRO_CALL = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*\(")
+# string and char literals and comments, blanked (kept the same length) before looking for calls
+_MACRO_NOISE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/|//[^\n]*', re.S)
 CASTS = frozenset({"static_cast", "dynamic_cast", "reinterpret_cast", "const_cast", "bit_cast", "down_cast"})
 FUNCTION_DECLARATOR_WRAPPERS = ("pointer_declarator", "reference_declarator", "parenthesized_declarator")
 
@@ -745,8 +750,34 @@ class CFamilyExtractor(Extractor):
             return
         if ts.type == "preproc_function_def":
             self.add_def(ts, "function", name)
+            self._macro_calls(ts, text(name))
         elif ts.child_by_field_name("value") is not None:
             self.add_def(ts, "constant", name)
+
+    def _macro_calls(self, ts, macro: str) -> None:
+        """Calls written in a function-like macro's body (``luaC_condGC``'s ``luaC_step(L)``), as calls
+        from the macro: the body is tokens, not a tree, so only ``name(`` outside strings, chars and
+        comments, not after ``.``, ``->``, ``#`` or ``##`` and not the macro's own parameters (a
+        parameter called as a function names whatever the use site passes)."""
+        value = ts.child_by_field_name("value")
+        if value is None:
+            return
+        params = ts.child_by_field_name("parameters")
+        own = set(_IDENT.findall(text(params))) if params is not None else set()
+        body = _MACRO_NOISE.sub(lambda m: " " * len(m.group()), text(value))
+        row, col = value.start_point
+        for m in _MACRO_CALL.finditer(body):
+            name = m.group(1)
+            if name in own or name in KEYWORDS or name in CASTS or name == macro:
+                continue
+            before = body[: m.start(1)]
+            if before.rstrip().endswith((".", "->", "#")):  # a member, or stringised / pasted (# ##)
+                continue
+            line = row + before.count("\n")
+            column = m.start(1) - (before.rfind("\n") + 1) if "\n" in before else col + m.start(1)
+            self.pending_refs.append(
+                (value.start_byte + m.start(1), "calls", name, line + 1, column, None, None)
+            )
 
     def _include(self, ts) -> None:
         path = ts.child_by_field_name("path")
@@ -1196,25 +1227,55 @@ class CFamily(LanguageModule):
                 ):
                     defs[n.qualified_name].append(n)
             state["defs"] = defs
-        if len(state["defs"].get(node.qualified_name, ())) > 1:
-            # overloads share the qualified name: pair by parameter types
-            key = param_key(node.signature, node.name)
-            same = [n for n in state["defs"][node.qualified_name] if param_key(n.signature, n.name) == key]
-            if len(same) == 1:
-                return same[0]
-        candidates = [
+        return _definition_for(node, state["defs"].get(node.qualified_name, ())) or node
+
+    def declaration_of(self, node: Node, named: list[Node]) -> Node | None:
+        """A prototype's definition among ``named``, paired as :meth:`canonical` pairs it (the
+        definitions with the prototype's qualified name, overloads by parameter types), or None."""
+        if node.kind not in ("function", "method") or not (node.signature or "").endswith(";"):
+            return None
+        defs = [
             n
-            for n in state["defs"].get(node.qualified_name, ())
-            if n.visibility != "private" or n.kind == "method" or n.file_path == node.file_path
+            for n in named
+            if n.kind in ("function", "method")
+            and n.qualified_name == node.qualified_name
+            and family_of(n.language) == "c"
+            and n.signature
+            and not n.signature.endswith(";")
+            and not n.signature.startswith("#define")
         ]
-        if len(candidates) == 1:
-            return candidates[0]
-        if candidates:
-            stem = posixpath.splitext(node.file_path)[0]
-            paired = [n for n in candidates if posixpath.splitext(n.file_path)[0] == stem]
-            if len(paired) == 1:
-                return paired[0]
-        return node
+        return _definition_for(node, defs)
+
+
+def family_of(label: str) -> str | None:
+    """The family of a language label (None for an unknown one)."""
+    from codegraph.index.languages import registry
+
+    module = registry().by_label.get(label)
+    return module.family if module is not None else None
+
+
+def _definition_for(node: Node, defs) -> Node | None:
+    """The one of ``defs`` (definitions with ``node``'s qualified name) the prototype ``node`` declares:
+    by parameter types among overloads; else the one visible from it (file-local ones only from its
+    own file); several → the one in the source file paired with the header (``x.h`` → ``x.c``)."""
+    if len(defs) > 1:
+        # overloads share the qualified name: pair by parameter types
+        key = param_key(node.signature, node.name)
+        same = [n for n in defs if param_key(n.signature, n.name) == key]
+        if len(same) == 1:
+            return same[0]
+    candidates = [
+        n for n in defs if n.visibility != "private" or n.kind == "method" or n.file_path == node.file_path
+    ]
+    if len(candidates) == 1:
+        return candidates[0]
+    if candidates:
+        stem = posixpath.splitext(node.file_path)[0]
+        paired = [n for n in candidates if posixpath.splitext(n.file_path)[0] == stem]
+        if len(paired) == 1:
+            return paired[0]
+    return None
 
 
 def _overloads(project, module, node: Node) -> list[Node]:

@@ -200,3 +200,33 @@ def test_every_operation_answers_on_the_c_fixture(g, tool, monkeypatch):
     text = result["content"][0]["text"]
     assert result["isError"] is False, text[:500]
     assert expected in text, text[:1500]
+
+
+def test_a_function_like_macro_calls_what_its_body_calls(g):
+    # include/kv/store.h:15 #define KV_CHECK(cond) ((cond) ? 0 : kv_fail(#cond)); kv_fail is declared at
+    # store.h:44 and defined in src/store.c
+    assert targets(g, "include/kv/store.h", 15) == {("kv_fail", "kv_fail", "src/store.c")}
+    assert [h.source for h in g.edges("calls") if h.target == "kv_fail"] == ["KV_CHECK"]
+
+
+MACROS = b"""\
+int step(int x);
+int helper(int x);
+#define APPLY(f, x) f(x) + s.step(x) + p->step(x) + prefix_ ## step(x) + #helper
+#define GC(L, pre) \\
+\t{ if (L > 0) { pre; step(L); } \\
+\t  helper(L); } /* step(comment) */
+#define NAMED(x) puts("helper(x)")
+"""
+
+
+def test_macro_body_calls_skip_parameters_members_pasted_names_strings_and_comments(tmp_path):
+    from codegraph.index.extract import extract
+
+    fx = extract("m.h", MACROS, "c", "c")
+    by_id = {n.id: n.name for n in fx.nodes}
+    calls = sorted((by_id.get(r.source), r.name, r.line, r.col) for r in fx.refs if r.kind == "calls")
+    # APPLY: f is its parameter, .step/->step members, prefix_ ## step pasted, #helper stringised
+    # GC: step at line 5 column 21 (after "\t{ if (L > 0) { pre; "), helper at 6:3; the comment's step is not code
+    # NAMED: only puts; the string's helper(x) is not code
+    assert calls == [("GC", "helper", 6, 3), ("GC", "step", 5, 21), ("NAMED", "puts", 7, 17)]

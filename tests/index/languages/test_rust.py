@@ -253,3 +253,79 @@ def test_statics_and_consts_type_calls_through_their_paths(tmp_path):
     assert "crate.types.GUARDED.lock" in left
     # an associated const's declared type
     assert ("reset", "src/types.rs", "Registry::add") in calls
+
+
+CHAIN_AFTER_FIELD = """\
+pub struct Exec;
+pub struct ExecNoSyncStr<'c>(&'c Exec);
+pub struct Other;
+
+pub trait Search {
+    fn is_match_at(&self, at: usize) -> bool;
+}
+
+impl Exec {
+    pub fn searcher_str(&self) -> ExecNoSyncStr<'_> {
+        ExecNoSyncStr(self)
+    }
+    pub fn boxed(&self) -> Box<dyn Search> {
+        Box::new(Other)
+    }
+}
+
+impl<'c> ExecNoSyncStr<'c> {
+    pub fn is_match_at(&self, at: usize) -> bool {
+        at == 0
+    }
+}
+
+impl Search for Other {
+    fn is_match_at(&self, at: usize) -> bool {
+        at == 1
+    }
+}
+
+pub struct Regex(Exec);
+
+pub struct Named {
+    exec: Exec,
+}
+
+impl Regex {
+    pub fn is_match_at(&self, at: usize) -> bool {
+        self.0.searcher_str().is_match_at(at)
+    }
+    pub fn through_a_box(&self) -> bool {
+        self.0.boxed().is_match_at(0)
+    }
+}
+
+impl Named {
+    pub fn check(&self) -> bool {
+        self.exec.searcher_str().is_match_at(0)
+    }
+}
+"""
+
+
+def test_a_call_chained_after_a_field_access_resolves_through_the_field_type_and_return_type(tmp_path):
+    # shaped like rust-regex's re_unicode.rs: `self.0.searcher_str().is_match_at(text, start)` where
+    # `pub struct Regex(Exec)` and `fn searcher_str(&self) -> ExecNoSyncStr<'_>`
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "chain"\nversion = "0.1.0"\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "lib.rs").write_text(CHAIN_AFTER_FIELD)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        calls = {(s, t) for s, _, t in edges(reader, "calls")}
+    assert ("Regex::is_match_at", "Exec::searcher_str") in calls  # tuple field 0 is an Exec
+    assert ("Regex::is_match_at", "ExecNoSyncStr::is_match_at") in calls  # what searcher_str returns
+    assert ("Named::check", "Exec::searcher_str") in calls
+    assert ("Named::check", "ExecNoSyncStr::is_match_at") in calls  # a named field alike
+    # Box<dyn Search> names no project type: is_match_at stays unresolved, never a guess at one of
+    # the two methods of that name
+    assert ("Regex::through_a_box", "Exec::boxed") in calls
+    assert not {t for s, t in calls if s == "Regex::through_a_box"} - {"Exec::boxed", "Box::new"}
