@@ -42,8 +42,6 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
-from codegraph.index.resolve import resolve
-from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
 from codegraph.store.db import connect_writer, damage, known_sound, move_aside, record_sound
@@ -126,6 +124,7 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     :func:`cache.rows`, cache row, interface row, encoded mentions)."""
     from codegraph.index.extract import extract
     from codegraph.index.languages import module_for
+    from codegraph.index.source import source_utf8
 
     root, path, size, mtime_ns, language, grammar = job
     try:
@@ -187,9 +186,15 @@ def preparse(root: str, path: str, language: str, grammar: str) -> bool:
     return True
 
 
-def drop_preparsed(root: str, path: str) -> None:
-    """Forget a pre-parsed result (the file changed again)."""
-    _PREPARSED.pop((root, path), None)
+def drop_preparsed(root: str, path: str | None = None) -> None:
+    """Forget a pre-parsed result (the file changed again), or with no ``path`` all of ``root``'s (its
+    watcher stopped)."""
+    if path is not None:
+        _PREPARSED.pop((root, path), None)
+        return
+    for key in list(_PREPARSED):  # a copy: the watcher's event thread may drop entries meanwhile
+        if key[0] == root:
+            _PREPARSED.pop(key, None)
 
 
 def _take_preparsed(root: str, files: list[SourceFile]) -> tuple[list[tuple], list[SourceFile]]:
@@ -214,9 +219,7 @@ def _take_preparsed(root: str, files: list[SourceFile]) -> tuple[list[tuple], li
                 ready.append(entry[3])
                 continue
         rest.append(f)
-    for key in list(_PREPARSED):  # a copy: the watcher's event thread may drop entries meanwhile
-        if key[0] == root:
-            _PREPARSED.pop(key, None)
+    drop_preparsed(root)
     return ready, rest
 
 
@@ -357,6 +360,7 @@ def _index_once(
             include=config.include,
             extensions=config.extensions,
             listings=listed,
+            names=paths.names,
         )
         if found.relisted or found.listings.keys() != listed.keys():
             save_listings(paths.listings, found.listings)
@@ -588,6 +592,8 @@ def _update(
     manifest_reason: str,
 ) -> None:
     """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
+    from codegraph.index.resolve import resolve  # here: a no-change sync never resolves (issue 12)
+
     stats = all_stats if memo else None
     phase("parsing", len(to_parse))
     clock = time.perf_counter()

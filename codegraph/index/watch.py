@@ -209,6 +209,10 @@ class Watcher:
             self._observer.join(timeout=5)
         if self._thread is not None:
             self._thread.join(timeout=30)
+        if self._preparse:
+            from codegraph.index.indexer import drop_preparsed
+
+            drop_preparsed(str(self.root))
 
     @property
     def alive(self) -> bool:
