@@ -42,6 +42,7 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
+from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
 from codegraph.store.db import connect_writer, damage, known_sound, move_aside, record_sound
@@ -124,7 +125,6 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     :func:`cache.rows`, cache row, interface row, encoded mentions)."""
     from codegraph.index.extract import extract
     from codegraph.index.languages import module_for
-    from codegraph.index.source import source_utf8
 
     root, path, size, mtime_ns, language, grammar = job
     try:
