@@ -374,3 +374,37 @@ def test_a_no_change_sync_leaves_the_sound_record_as_it_was(project):
     after = record.stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert known_sound(project.db)
+
+
+def test_a_manifest_rewritten_with_the_same_size_and_mtime_is_seen_by_the_next_sync(tmp_path):
+    """Manifests are read and hashed at every sync, never trusted by their stat facts (a tsconfig.json
+    is a few hundred bytes: Django sdist's one costs ~1 ms): an edit that keeps size and mtime is
+    still a manifest change, and resolution follows it."""
+    root = tmp_path / "ts"
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@u/*": ["one/*"]}}}',
+        "one/u.ts": "export function u() { return 1; }\n",
+        "two/u.ts": "export function u() { return 2; }\n",
+        "main.ts": "import { u } from '@u/u';\nexport function main() { u(); }\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    manifest = root / "tsconfig.json"
+    before = manifest.stat()
+    manifest.write_text(files["tsconfig.json"].replace("one/*", "two/*"))
+    os.utime(manifest, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert manifest.stat().st_size == before.st_size
+    summary = _sync(paths)
+    assert summary.resolution["reason"] == "manifest tsconfig.json changed"
+    with Reader(paths) as reader:
+        targets = {
+            row[0]
+            for row in reader.conn.execute(
+                "SELECT t.file_path FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+                " WHERE s.name = 'main' AND e.kind = 'calls'"
+            )
+        }
+    assert targets == {"two/u.ts"}
