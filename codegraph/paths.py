@@ -54,6 +54,12 @@ class ProjectPaths:
         return self.dir / "listings.json"
 
     @property
+    def names(self) -> Path:
+        """What the language registry said about each file name the walks met
+        (``codegraph.index.discover.NameTable``): a no-change sync loads no language module."""
+        return self.dir / "names.json"
+
+    @property
     def daemon_socket(self) -> Path:
         """The daemon's Unix socket: in ``.codegraph/`` when the path fits ``sun_path`` (107 bytes),
         else a short path under the temp dir keyed by a hash of the root."""

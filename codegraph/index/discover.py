@@ -238,11 +238,93 @@ def _gitignore_spec(lines):
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
-def _classifier(extensions: dict[str, str] | None):
+NAMES_VERSION = 1
+LANGUAGE_SOURCES = Path(__file__).resolve().parent / "languages"  # the code the registry's answers come from
+
+
+def _code_fingerprint(extensions: dict[str, str] | None) -> str:
+    """What the registry's answers about names depend on: codegraph's version, the project's
+    ``extensions`` map and every language module's file (name, size, mtime)."""
+    from codegraph import __version__
+
+    parts = [__version__, json.dumps(sorted((extensions or {}).items()))]
+    try:
+        with os.scandir(LANGUAGE_SOURCES) as it:
+            for entry in sorted(it, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    st = entry.stat()
+                    parts.append(f"{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+    except OSError:
+        parts.append(str(time.time_ns()))  # unreadable: a fingerprint no table holds
+    return "|".join(parts)
+
+
+class NameTable:
+    """The registry's answers about file names, kept in ``.codegraph/names.json`` between runs: per
+    suffix (``language_for``, ``unsupported_language``) and per name ``is_manifest``.
+
+    Issue 12: a no-change sync imported every language module (a seventh of its instructions on
+    Django) only to classify names it had classified the run before. The answers are pure functions
+    of the name and of the code and map in :func:`_code_fingerprint`; a table from another
+    fingerprint is dropped whole. Names met for the first time are asked of the registry.
+    """
+
+    def __init__(self, path: Path | None, extensions: dict[str, str] | None):
+        self.path = path
+        self.fingerprint = _code_fingerprint(extensions)
+        self.suffixes: dict[str, tuple[tuple[str, str] | None, str | None]] = {}
+        self.manifests: dict[str, bool] = {}
+        self.added = False
+        if path is None:
+            return
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+            if data.get("version") != NAMES_VERSION or data.get("fingerprint") != self.fingerprint:
+                return
+            self.suffixes = {
+                key: ((lang[0], lang[1]) if lang else None, other)
+                for key, (lang, other) in data["suffixes"].items()
+            }
+            self.manifests = {name: bool(v) for name, v in data["manifests"].items()}
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            self.suffixes, self.manifests = {}, {}
+
+    def is_manifest(self, name: str) -> bool:
+        hit = self.manifests.get(name)
+        if hit is None:
+            hit = self.manifests[name] = is_manifest(name)
+            self.added = True
+        return hit
+
+    def save(self) -> None:
+        """Write the table whole or not at all when this run added to it; a failure is ignored."""
+        if self.path is None or not self.added:
+            return
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        data = {
+            "version": NAMES_VERSION,
+            "fingerprint": self.fingerprint,
+            "suffixes": {
+                k: [list(lang) if lang else None, other] for k, (lang, other) in self.suffixes.items()
+            },
+            "manifests": self.manifests,
+        }
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, separators=(",", ":"))
+            os.replace(tmp, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _classifier(extensions: dict[str, str] | None, table: NameTable | None = None):
     """``classify(name)`` → (``language_for``, ``unsupported_language``) of a file name, worked out once
     per suffix: both depend only on the name from its first dot after the start (``a.d.ts`` →
-    ``.d.ts``), and a project has few of those (Django: ~7,000 lookups, 40 suffixes)."""
-    memo: dict[str, tuple[tuple[str, str] | None, str | None]] = {}
+    ``.d.ts``), and a project has few of those (Django: ~7,000 lookups, 40 suffixes). With a
+    ``table``, its answers are used and new ones added to it."""
+    memo: dict[str, tuple[tuple[str, str] | None, str | None]] = table.suffixes if table is not None else {}
     none = (None, None)
 
     def classify(name: str) -> tuple[tuple[str, str] | None, str | None]:
@@ -254,6 +336,8 @@ def _classifier(extensions: dict[str, str] | None):
         if hit is None:
             sample = "x" + key
             hit = memo[key] = (language_for(sample, extensions), unsupported_language(sample, extensions))
+            if table is not None:
+                table.added = True
         return hit
 
     return classify
@@ -267,6 +351,7 @@ def _walk_candidates(
     pruned: list[str] | None = None,
     before: dict[str, Listing] | None = None,
     result: Discovery | None = None,
+    table: NameTable | None = None,
 ) -> list[str]:
     """Walk ``root`` honouring nested .gitignore files; never follows directory symlinks. Build-output
     and vendored directories left out by name are appended to ``pruned`` (``dist/``). Directory
@@ -276,7 +361,8 @@ def _walk_candidates(
     specs: list[tuple[str, pathspec.PathSpec]] = []  # (dir prefix, spec) active for the current walk
     before = before or {}
     result = result if result is not None else Discovery()
-    classify = _classifier(extensions)
+    classify = _classifier(extensions, table)
+    manifest = table.is_manifest if table is not None else is_manifest
 
     def ignored(rel: str, is_dir: bool) -> bool:
         hit = False
@@ -311,7 +397,7 @@ def _walk_candidates(
                 continue
             walk(f"{directory}/{name}", rel + "/")
         for name in files:
-            if (classify(name) != (None, None) or is_manifest(name)) and not (
+            if (classify(name) != (None, None) or manifest(name)) and not (
                 specs and ignored(f"{rel_dir}{name}", False)
             ):
                 out.append(f"{rel_dir}{name}")
@@ -330,6 +416,7 @@ def discover(
     include: tuple[str, ...] = (),
     extensions: dict[str, str] | None = None,
     listings: dict[str, Listing] | None = None,
+    names: Path | None = None,
 ) -> Discovery:
     """List the source files under ``root`` to index and the skipped ones with reasons.
 
@@ -341,6 +428,8 @@ def discover(
         listings: directory listings of an earlier walk (``Discovery.listings``): outside git, a
             directory whose stat facts are unchanged is not read again (issue 12: a no-change sync
             re-read ~2,400 directories of Django). Files are always stat'ed afresh.
+        names: where the registry's answers about file names are kept between runs (:class:`NameTable`;
+            ``ProjectPaths.names``); None asks the registry.
 
     Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
     ``excluded by codegraph.json``, ``symlink outside root``, ``dangling symlink``, ``not a regular
@@ -352,6 +441,7 @@ def discover(
     result = Discovery()
     excluded = _gitignore_spec(exclude) if exclude else None
     included = _gitignore_spec(include) if include else None
+    table = NameTable(names, extensions) if names is not None else None
     from_git = _git_candidates(root)
     result.used_git = from_git is not None
     if from_git is None:
@@ -363,6 +453,7 @@ def discover(
             pruned=pruned,
             before=listings,
             result=result,
+            table=table,
         )
         tracked = None
         # said, not silent: a package whose sources are its dist/ would otherwise look nearly empty
@@ -372,10 +463,11 @@ def discover(
         candidates, tracked = from_git
     seen: set[str] = set()
     base = str(root)
-    classify = _classifier(extensions)
+    classify = _classifier(extensions, table)
+    manifest = table.is_manifest if table is not None else is_manifest
     for rel in candidates:
         lang, other = classify(rel.rsplit("/", 1)[-1])
-        if lang is None and is_manifest(rel.rsplit("/", 1)[-1]):
+        if lang is None and manifest(rel.rsplit("/", 1)[-1]):
             _add_manifest(result, root, rel, tracked, excluded, max_bytes)
             continue
         if lang is None:
@@ -423,6 +515,8 @@ def discover(
             continue
         result.files.append(SourceFile(rel, st.st_size, st.st_mtime_ns, lang[0], lang[1]))
     result.files.sort(key=lambda f: f.path)
+    if table is not None:
+        table.save()
     return result
 
 

@@ -12,10 +12,12 @@ comparison.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -29,6 +31,8 @@ from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, Proj
 from codegraph.index import cache, incremental
 from codegraph.index.discover import (
     DEFAULT_MAX_BYTES,
+    RACY_COARSE_NS,
+    RACY_NS,
     Discovery,
     SourceFile,
     content_skip_reason,
@@ -38,7 +42,6 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
-from codegraph.index.resolve import resolve
 from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
@@ -140,6 +143,86 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     stored, interface = cache.encode_with_interface(rows, incremental.HIERARCHY)  # incremental.interface
     mentions = incremental.encode_mentions(incremental.mentions(fx, module_for(fx.language)))
     return path, None, len(data), mtime_ns, (digest, rows, stored, interface, mentions)
+
+
+# Files the daemon's watcher parsed while it waited out its debounce (issue 12: at the end of the wait
+# only resolution and the write are left): (root, path) → (stat facts when read, language, grammar,
+# ``_parse_one`` result). A sync uses an entry only when the file's stat facts are still the ones it
+# was read with (see :func:`preparse`); every sync empties the root's entries.
+_PREPARSED: dict[tuple[str, str], tuple[tuple[int, int, int, int], str, str, tuple]] = {}
+
+
+def _stat_facts(st: os.stat_result) -> tuple[int, int, int, int]:
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def preparse(root: str, path: str, language: str, grammar: str) -> bool:
+    """Parse one file ahead of the sync that will need it (the watcher calls it during its debounce)
+    and keep the result for that sync. Returns whether a result was kept.
+
+    Kept only when it can be trusted without reading the file again: a regular file whose inode,
+    size, mtime and ctime are the same before and after the read, and whose last change is older than
+    ``discover.RACY_NS`` (2 s where timestamps are whole seconds): a write in the same timestamp tick
+    after the read would leave all four unchanged, a later one changes ctime, which cannot be set
+    back. The sync compares the four facts again before using the result, so a write after this read
+    (one of the same size and mtime included) is parsed anew.
+    """
+    full = os.path.join(root, path)
+    try:
+        before = os.lstat(full)
+    except OSError:
+        return False
+    changed = max(before.st_mtime_ns, before.st_ctime_ns)
+    racy = RACY_COARSE_NS if changed % 1_000_000_000 == 0 else RACY_NS  # as for directory listings
+    if not stat.S_ISREG(before.st_mode) or time.time_ns() - changed <= racy:
+        return False
+    result = _parse_one((root, path, before.st_size, before.st_mtime_ns, language, grammar))
+    try:
+        after = os.lstat(full)
+    except OSError:
+        return False
+    facts = _stat_facts(before)
+    if _stat_facts(after) != facts or result[2] != before.st_size or str(result[1]).startswith("unreadable"):
+        return False
+    _PREPARSED[(root, path)] = (facts, language, grammar, result)
+    return True
+
+
+def drop_preparsed(root: str, path: str | None = None) -> None:
+    """Forget a pre-parsed result (the file changed again), or with no ``path`` all of ``root``'s (its
+    watcher stopped)."""
+    if path is not None:
+        _PREPARSED.pop((root, path), None)
+        return
+    for key in list(_PREPARSED):  # a copy: the watcher's event thread may drop entries meanwhile
+        if key[0] == root:
+            _PREPARSED.pop(key, None)
+
+
+def _take_preparsed(root: str, files: list[SourceFile]) -> tuple[list[tuple], list[SourceFile]]:
+    """The pre-parsed results still valid for ``files`` and the files left to parse; empties the
+    root's entries."""
+    if not _PREPARSED:
+        return [], files
+    ready: list[tuple] = []
+    rest: list[SourceFile] = []
+    for f in files:
+        entry = _PREPARSED.get((root, f.path))
+        if (
+            entry is not None
+            and entry[0][1:3] == (f.size, f.mtime_ns)
+            and entry[1:3] == (f.language, f.grammar)
+        ):
+            try:
+                now = _stat_facts(os.lstat(os.path.join(root, f.path)))
+            except OSError:
+                now = None
+            if now == entry[0]:
+                ready.append(entry[3])
+                continue
+        rest.append(f)
+    drop_preparsed(root)
+    return ready, rest
 
 
 def _hash_file(path: str) -> str:
@@ -279,6 +362,7 @@ def _index_once(
             include=config.include,
             extensions=config.extensions,
             listings=listed,
+            names=paths.names,
         )
         if found.relisted or found.listings.keys() != listed.keys():
             save_listings(paths.listings, found.listings)
@@ -510,6 +594,8 @@ def _update(
     manifest_reason: str,
 ) -> None:
     """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
+    from codegraph.index.resolve import resolve  # here: a no-change sync never resolves (issue 12)
+
     stats = all_stats if memo else None
     phase("parsing", len(to_parse))
     clock = time.perf_counter()
@@ -736,7 +822,9 @@ def _worker_start(parent: int) -> None:
 def _parse_all(
     root: str, files: list[SourceFile], workers: int | None, progress
 ) -> tuple[list, dict[str, str]]:
+    ready, files = _take_preparsed(root, files)
     jobs = [(root, f.path, f.size, f.mtime_ns, f.language, f.grammar) for f in files]
+    total = len(ready) + len(jobs)
     parsed: list[writer.ParsedFile] = []
     skipped: dict[str, str] = {}
     workers = workers or os.cpu_count() or 1
@@ -756,6 +844,8 @@ def _parse_all(
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         results = pool.imap_unordered(_parse_one, jobs, chunksize=PARSE_CHUNK)
+    if ready:
+        results = itertools.chain(ready, results)
     finished = False
     try:
         for done, (path, reason, size, mtime_ns, out) in enumerate(results, 1):
@@ -771,7 +861,7 @@ def _parse_all(
                     )
                 )
             if progress is not None:
-                progress(done, len(jobs))
+                progress(done, total)
         finished = True
     finally:
         if pool is not None:

@@ -116,6 +116,9 @@ def record_sound(db: Path) -> None:
     it was known sound before); a failure to write the record only costs the next check."""
     facts = _file_facts(db)
     record = _sound_record(db)
+    with contextlib.suppress(OSError, ValueError):
+        if json.loads(record.read_text()) == facts:  # a no-change sync: the record stands (issue 12)
+            return
     tmp = record.with_name(f"{record.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(json.dumps(facts))

@@ -12,13 +12,18 @@ Usage: python scripts/bench/sync_bench.py [--edits N] [--debounce-ms MS] [--runs
    ``init``, no-change ``sync`` and ``sync`` after one edit (index_bench's: a line comment appended to
    the middle file of the main language), wall seconds (median of --runs), as ratios: no-change / cold
    (goal ≤ 5 %), edit / cold (goal ≤ 10 %), ours / reference (goal for the edit ≤ 0.5x); and which
-   resolution our edit sync ran (``sync --json``).
+   resolution our edit sync ran (``sync --json``); CPU seconds beside the wall ones (the machine is
+   shared).
+
+To compare two checkouts, run this script with each one's Python in turn (its ``codegraph`` is the one
+measured), a few rounds, and take the medians.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import statistics
 import sys
@@ -74,27 +79,46 @@ def edit_to_visible(edits: int, debounce_ms: float, query_at_once: bool = False)
     return latencies
 
 
+def _run(cmd: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds (user + sys of the process and its children), output) of ``cmd``.
+    CPU seconds are what a shared machine does not inflate much (load 5-12 here, issue 12)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, _, out = measure(cmd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, out
+
+
 def cli_syncs(corpus: str, tool: str, runs: int) -> dict[str, object]:
-    """Median wall seconds of cold init, no-change sync and one-edit sync of ``corpus`` by ``tool``
-    ("codegraph" or "reference"), and (ours) the resolution the edit sync reported."""
+    """Median wall and CPU seconds of cold init, no-change sync and one-edit sync of ``corpus`` by
+    ``tool`` ("codegraph": the checkout of the Python running this script; or "reference"), and
+    (ours) the resolution the edit sync reported. Keys: ``cold``, ``nochange``, ``edit1`` (wall) and
+    the same with ``_cpu``."""
     from index_bench import CODEGRAPH, REFERENCE, edit_one
 
     base = CODEGRAPH if tool == "codegraph" else REFERENCE
-    times: dict[str, list[float]] = {"cold": [], "nochange": [], "edit1": []}
+    times: dict[str, list[float]] = {k: [] for k in ("cold", "nochange", "edit1")}
+    cpu: dict[str, list[float]] = {k: [] for k in times}
     resolution = None
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="cg-sync-") as tmp:
             root = Path(tmp) / "corpus"
             shutil.copytree(corpus_dir(corpus), root)
-            times["cold"].append(measure([*base, "init", str(root)])[0])
-            times["nochange"].append(measure([*base, "sync", str(root)])[0])
-            edit_one(root)
             json_flag = ["--json"] if tool == "codegraph" else []
-            seconds, _, out = measure([*base, "sync", str(root), *json_flag])
-            times["edit1"].append(seconds)
+            out = ""
+            for key in times:
+                if key == "edit1":
+                    edit_one(root)
+                args = ["init", str(root)] if key == "cold" else ["sync", str(root)]
+                seconds, cpu_seconds, out = _run([*base, *args, *(json_flag if key == "edit1" else [])])
+                times[key].append(seconds)
+                cpu[key].append(cpu_seconds)
             if tool == "codegraph":
                 resolution = json.loads(out[out.index("{") : out.rindex("}") + 1]).get("resolution")
-    return {**{k: statistics.median(v) for k, v in times.items()}, "resolution": resolution}
+    return {
+        **{k: statistics.median(v) for k, v in times.items()},
+        **{f"{k}_cpu": statistics.median(v) for k, v in cpu.items()},
+        "resolution": resolution,
+    }
 
 
 def report_cli(corpus: str, runs: int, reference: bool) -> None:
@@ -106,7 +130,10 @@ def report_cli(corpus: str, runs: int, reference: bool) -> None:
         print(
             f"{corpus} {name}: cold {row['cold']:.2f} s, no-change sync {row['nochange']:.2f} s "
             f"({row['nochange'] / row['cold']:.1%} of cold), one-edit sync {row['edit1']:.2f} s "
-            f"({row['edit1'] / row['cold']:.1%} of cold)  [median of {runs}]"
+            f"({row['edit1'] / row['cold']:.1%} of cold)  [median of {runs}]; CPU s: cold "
+            f"{row['cold_cpu']:.2f}, no-change {row['nochange_cpu']:.2f} "
+            f"({row['nochange_cpu'] / row['cold_cpu']:.1%}), one-edit {row['edit1_cpu']:.2f} "
+            f"({row['edit1_cpu'] / row['cold_cpu']:.1%})"
         )
     print(f"{corpus} codegraph edit sync resolution: {ours['resolution']}")
     if ref is not None:

@@ -306,3 +306,105 @@ def test_a_sync_told_of_writes_walks_when_the_rules_changed_since_its_last_walk(
     (project.root / "codegraph.json").write_text(json.dumps({"exclude": ["pkg/sub/"]}))
     index_project(project, workers=1, memo=True, changed=set())
     assert "pkg/sub/b.py" not in _files(project)
+
+
+def test_a_no_change_sync_imports_no_language_module(project):
+    """Issue 12: the registry's answers about names come from ``.codegraph/names.json``; a fresh
+    process that finds nothing changed never imports a language module (a seventh of its work)."""
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from codegraph.index.indexer import index_project\n"
+        "from codegraph.paths import ProjectPaths\n"
+        "s = index_project(ProjectPaths(Path(sys.argv[1])), workers=1)\n"
+        "loaded = [m for m in sys.modules if m.startswith('codegraph.index.languages.') and m[26:] != 'base']\n"
+        "print(s.changed, sorted(loaded))\n"
+    )
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(project.root)], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == ["False", "[]"]
+    assert json.loads(project.names.read_text())["suffixes"][".py"] == [["python", "python"], None]
+
+
+def test_a_name_table_of_other_code_or_another_extensions_map_is_not_trusted(project, monkeypatch, tmp_path):
+    """The table holds while codegraph's version, the ``extensions`` map and every language module file
+    are the ones it was made with; then it is dropped whole and the registry asked again."""
+    table = json.loads(project.names.read_text())
+    table["suffixes"][".py"] = [None, None]  # a lie under the right fingerprint: the walk believes it
+    project.names.write_text(json.dumps(table))
+    assert discover(project.root, names=project.names).files == []
+    (project.root / "codegraph.json").write_text('{"extensions": {".inc": "php"}}')
+    found = discover(project.root, names=project.names, extensions={".inc": "php"})
+    assert [f.path for f in found.files] == ["pkg/__init__.py", "pkg/a.py", "pkg/sub/b.py"]
+    project.names.write_text(json.dumps(table))  # the lie again, now against changed code
+    copied = tmp_path / "languages"
+    copied.mkdir()
+    (copied / "python.py").write_text("# stands in for the package\n")
+    monkeypatch.setattr(discover_mod, "LANGUAGE_SOURCES", copied)
+    found = discover(project.root, names=project.names)  # other module files: the lie is dropped
+    assert [f.path for f in found.files] == ["pkg/__init__.py", "pkg/a.py", "pkg/sub/b.py"]
+    table["fingerprint"] = discover_mod._code_fingerprint(None)
+    project.names.write_text(json.dumps(table))
+    assert discover(project.root, names=project.names).files == []  # made with these files: believed
+    os.utime(copied / "python.py", ns=(time.time_ns(), time.time_ns() + 10**9))
+    found = discover(project.root, names=project.names)
+    assert [f.path for f in found.files] == ["pkg/__init__.py", "pkg/a.py", "pkg/sub/b.py"]
+
+
+def test_a_name_met_for_the_first_time_is_asked_of_the_registry_and_kept(project):
+    (project.root / "pkg" / "web.ts").write_text("export function served() { return 1 }\n")
+    (project.root / "package.json").write_text('{"name": "proj"}\n')
+    summary = _sync(project)
+    assert "pkg/web.ts" in _files(project) and summary.parsed == 1
+    table = json.loads(project.names.read_text())
+    assert table["suffixes"][".ts"][0] == ["typescript", "typescript"]
+    assert table["manifests"]["package.json"] is True and table["manifests"]["notes.txt"] is False
+
+
+def test_a_no_change_sync_leaves_the_sound_record_as_it_was(project):
+    """Issue 12: the record of a sound database is rewritten only when the database file changed."""
+    record = project.db.with_name(project.db.name + ".sound")
+    before = record.stat()
+    time.sleep(0.05)
+    assert _sync(project).changed is False
+    after = record.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert known_sound(project.db)
+
+
+def test_a_manifest_rewritten_with_the_same_size_and_mtime_is_seen_by_the_next_sync(tmp_path):
+    """Manifests are read and hashed at every sync, never trusted by their stat facts (a tsconfig.json
+    is a few hundred bytes: Django sdist's one costs ~1 ms): an edit that keeps size and mtime is
+    still a manifest change, and resolution follows it."""
+    root = tmp_path / "ts"
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@u/*": ["one/*"]}}}',
+        "one/u.ts": "export function u() { return 1; }\n",
+        "two/u.ts": "export function u() { return 2; }\n",
+        "main.ts": "import { u } from '@u/u';\nexport function main() { u(); }\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    manifest = root / "tsconfig.json"
+    before = manifest.stat()
+    manifest.write_text(files["tsconfig.json"].replace("one/*", "two/*"))
+    os.utime(manifest, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert manifest.stat().st_size == before.st_size
+    summary = _sync(paths)
+    assert summary.resolution["reason"] == "manifest tsconfig.json changed"
+    with Reader(paths) as reader:
+        targets = {
+            row[0]
+            for row in reader.conn.execute(
+                "SELECT t.file_path FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target"
+                " WHERE s.name = 'main' AND e.kind = 'calls'"
+            )
+        }
+    assert targets == {"two/u.ts"}

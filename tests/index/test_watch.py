@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 
@@ -282,5 +283,113 @@ def test_a_sync_after_writes_alone_is_told_which_files_and_any_other_change_walk
         monkeypatch.setattr("codegraph.index.watch.FULL_SCAN_SECONDS", 0.0)
         change(lambda: views.write_text(views.read_text() + "\n# and another\n"))
         assert told[-1] is None
+    finally:
+        watcher.stop()
+
+
+def _wait_for(watcher: Watcher, attribute: str, value: int, timeout: float = 10) -> bool:
+    return eventually(lambda: getattr(watcher, attribute) >= value, timeout)
+
+
+def test_a_written_file_is_parsed_during_the_debounce_and_the_sync_only_resolves_and_writes(
+    tmp_path, monkeypatch
+):
+    """Issue 12: edit → visible without a query was debounce + 0.46 s on Django; the parse now happens
+    while the watcher waits, and the sync after the wait parses nothing itself."""
+    from codegraph.index import indexer
+
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    watcher = Watcher(paths, debounce=2.0)
+    watcher.start()
+    try:
+        assert watcher.wait_caught_up(10)
+        syncs = watcher.syncs
+        views = root / "shop" / "views.py"
+        views.write_text(views.read_text() + "\n\ndef parsed_early():\n    return 1\n")
+        assert _wait_for(watcher, "preparsed", 1)
+        assert watcher.syncs == syncs  # parsed before the sync, still within the wait
+        parsed_by_sync: list[str] = []
+        real = indexer._parse_one
+        monkeypatch.setattr(indexer, "_parse_one", lambda job: parsed_by_sync.append(job[1]) or real(job))
+        assert eventually(lambda: names(paths.root, "parsed_early") == ["shop/views.py"], 10)
+        assert parsed_by_sync == [] and not [key for key in indexer._PREPARSED if key[0] == str(paths.root)]
+    finally:
+        watcher.stop()
+
+
+def test_a_write_after_the_preparse_with_the_same_size_and_mtime_is_what_the_graph_shows(tmp_path):
+    """The pre-parsed result is used only while the file's inode, size, mtime and ctime are the ones
+    it was read with: a rewrite of the same size with its mtime set back still changes ctime."""
+    root = copy_fixture("python", tmp_path)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    watcher = Watcher(paths, debounce=30.0)
+    watcher.start()
+    try:
+        assert watcher.wait_caught_up(10)
+        views = root / "shop" / "views.py"
+        base = views.read_text()
+        views.write_text(base + "\n\ndef alpha_first():\n    return 1\n")
+        assert _wait_for(watcher, "preparsed", 1)
+        before = views.stat()
+        # the watcher sees nothing of this rewrite: the sync must tell by the stat facts alone
+        watcher._preparse = False
+        views.write_text(base + "\n\ndef omega_later():\n    return 1\n")
+        os.utime(views, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert views.stat().st_size == before.st_size and views.stat().st_mtime_ns == before.st_mtime_ns
+        assert eventually(lambda: watcher._event_number > 0, 5)
+        assert watcher.flush(10)
+        assert names(paths.root, "omega_later") == ["shop/views.py"]
+        assert names(paths.root, "alpha_first") == []
+    finally:
+        watcher.stop()
+
+
+def test_a_file_still_being_written_within_the_racy_window_is_not_kept(tmp_path):
+    """A result is kept only when the file's last change is older than discover.RACY_NS: a second
+    write in the same timestamp tick would leave every stat fact unchanged."""
+    from codegraph.index import indexer
+
+    root = copy_fixture("python", tmp_path)
+    views = root / "shop" / "views.py"
+    views.write_text(views.read_text() + "\n# fresh\n")
+    assert indexer.preparse(str(root), "shop/views.py", "python", "python") is False
+    time.sleep(0.15)
+    assert indexer.preparse(str(root), "shop/views.py", "python", "python") is True
+    assert (str(root), "shop/views.py") in indexer._PREPARSED
+    indexer.drop_preparsed(str(root), "shop/views.py")
+    assert (str(root), "shop/views.py") not in indexer._PREPARSED
+
+
+def test_a_burst_over_many_files_is_one_sync_and_parses_at_most_a_bounded_number_early(tmp_path):
+    """A checkout-sized burst (120 files written in place) stays one sync after the quiet period;
+    at most PREPARSE_MAX_FILES of them are parsed during the wait, the rest by the sync."""
+    from codegraph.index.watch import PREPARSE_MAX_FILES
+
+    root = copy_fixture("python", tmp_path)
+    many = root / "many"
+    many.mkdir()
+    (many / "__init__.py").write_text("")
+    for i in range(120):
+        (many / f"m{i}.py").write_text(f"def before_{i}():\n    return {i}\n")
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    watcher = Watcher(paths, debounce=1.0)
+    watcher.start()
+    try:
+        assert watcher.wait_caught_up(10)
+        time.sleep(0.3)
+        syncs = watcher.syncs
+        for i in range(120):
+            (many / f"m{i}.py").write_text(f"def after_{i}():\n    return {i}\n")
+            time.sleep(0.003)
+        assert eventually(lambda: names(paths.root, "after_119") == ["many/m119.py"], 20)
+        time.sleep(1.3)
+        assert watcher.syncs - syncs == 1
+        assert watcher.preparsed <= PREPARSE_MAX_FILES
+        assert all(names(paths.root, f"after_{i}") == [f"many/m{i}.py"] for i in range(120))
+        assert names(paths.root, "before_0") == []
     finally:
         watcher.stop()
