@@ -86,9 +86,16 @@ def decode(data: bytes) -> FileExtraction:
     return from_rows(json.loads(zlib.decompress(data)))
 
 
-def from_rows(payload) -> FileExtraction:
+def _same(value):
+    return value
+
+
+def from_rows(payload, *, ids_shared: bool = False) -> FileExtraction:
     """The extraction :func:`rows` made ``payload`` of (tuples or, from JSON, lists), its repeated
-    strings interned."""
+    strings interned. With ``ids_shared`` (a parse worker's rows, unpickled: pickle sends a string
+    object once per message and the extractor reuses each node's id object for its contains pairs,
+    references and facts) node ids are left as they come: interning each, unique across files, cost
+    the parent a dictionary insertion per id while both workers wanted the cores."""
     (
         path,
         language,
@@ -108,13 +115,14 @@ def from_rows(payload) -> FileExtraction:
     i = sys.intern
     path = i(path)
     language = i(language)
+    ident = _same if ids_shared else _interned
     return FileExtraction(
         path=path,
         language=language,
         # Node: id, kind, name, qualified_name, file_path, language, then lines, details
         nodes=[
             Node(
-                i(r[0]),
+                ident(r[0]),
                 i(r[1]),
                 i(r[2]),
                 i(r[3]),
@@ -124,22 +132,22 @@ def from_rows(payload) -> FileExtraction:
             )
             for r in nodes
         ],
-        contains=[tuple(map(_interned, c)) for c in contains],
+        contains=[(ident(a), ident(b)) for a, b in contains],
         # Ref: source, kind, name, line, col, receiver, arity, args
-        refs=[Ref(i(r[0]), i(r[1]), i(r[2]), r[3], r[4], _interned(r[5]), r[6], r[7]) for r in refs],
+        refs=[Ref(ident(r[0]), i(r[1]), i(r[2]), r[3], r[4], _interned(r[5]), r[6], r[7]) for r in refs],
         # ImportBinding: local, module, imported, line, col, node, reexport
         imports=[
-            ImportBinding(
-                _interned(r[0]), _interned(r[1]), _interned(r[2]), r[3], r[4], _interned(r[5]), r[6]
-            )
+            ImportBinding(_interned(r[0]), _interned(r[1]), _interned(r[2]), r[3], r[4], ident(r[5]), r[6])
             for r in imports
         ],
         errors=errors,
-        assigned_types=[tuple(map(_interned, t)) for t in typed],
+        # (scope id, variable, type), (name, local), (function id, expression), (node id, owner),
+        # (function id, name), (node id, function id)
+        assigned_types=[(ident(s), _interned(v), _interned(t)) for s, v, t in typed],
         exports=[tuple(map(_interned, e)) for e in exports],
-        returns=[tuple(map(_interned, r)) for r in returns],
-        owners=[tuple(map(_interned, o)) for o in owners],
+        returns=[(ident(f), _interned(e)) for f, e in returns],
+        owners=[(ident(n), _interned(o)) for n, o in owners],
         package=package,
-        locals=[tuple(map(_interned, x)) for x in local_names],
-        closures=[tuple(map(_interned, x)) for x in closures],
+        locals=[(ident(f), _interned(n)) for f, n in local_names],
+        closures=[(ident(a), ident(b)) for a, b in closures],
     )

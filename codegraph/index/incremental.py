@@ -186,7 +186,8 @@ def mentions(fx: FileExtraction, lang=None) -> frozenset[str]:
     for _, var, type_name in fx.assigned_types:
         add(var)
         add(type_name)
-    text = "\n".join(strings).lower()
+    # each string once (names repeat): both patterns match within a line, so the found set is the same
+    text = "\n".join(dict.fromkeys(strings)).lower()
     found = set(_WORD.findall(text))
     found.update(_SYMBOLS.findall(text))  # a string with no word character is its own word
     found.discard("")

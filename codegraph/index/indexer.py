@@ -819,6 +819,18 @@ def _worker_start(parent: int) -> None:
         os._exit(0)
 
 
+def _load_before_fork(files: list[SourceFile]) -> None:
+    """Load each grammar and compile each query the workers will use, once, in the parent: forked
+    workers inherit them instead of each doing it again (per worker: 0.05 s to import the language
+    pack, 0.05 s for Scala's or Zig's query, measured here)."""
+    from codegraph.index.languages import parser_for, query_for
+
+    for grammar in {f.grammar for f in files}:
+        parser_for(grammar)
+    for label in {f.language for f in files}:
+        query_for(label)
+
+
 def _parse_all(
     root: str, files: list[SourceFile], workers: int | None, progress
 ) -> tuple[list, dict[str, str]]:
@@ -838,6 +850,7 @@ def _parse_all(
         # ignored reaches only this process (it is delivered when the mask is restored)
         import multiprocessing  # here: a sync that parses a few files never needs it
 
+        _load_before_fork(files)
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool = multiprocessing.get_context("fork").Pool(workers, _worker_start, (os.getpid(),))
@@ -853,7 +866,7 @@ def _parse_all(
                 skipped[path] = reason
             else:
                 digest, rows, data, interface, mentions = out
-                fx = cache.from_rows(rows)
+                fx = cache.from_rows(rows, ids_shared=True)
                 # the extraction's label, not the extension's: a C++ header named .h is cpp
                 parsed.append(
                     writer.ParsedFile(

@@ -73,3 +73,24 @@ def test_an_interface_made_from_rows_is_the_bytes_of_encoding_the_interface_extr
                 r.kind not in HIERARCHY for r in fx.refs
             )
     assert checked > 0  # some file had references of both sorts
+
+
+def test_worker_rows_decoded_without_interning_ids_equal_the_extraction_and_share_each_id_object():
+    """A worker's rows come through one pickle message per chunk, which sends a string object once:
+    :func:`cache.from_rows` with ``ids_shared`` leaves ids as they come, and each reference, contains
+    pair and fact still points at its node's id object (the memory interning bought)."""
+    import pickle
+
+    fxs = list(_extractions("python"))
+    sent = pickle.loads(pickle.dumps([cache.rows(fx) for fx in fxs]))  # one chunk, as the pool sends it
+    back = [cache.from_rows(payload, ids_shared=True) for payload in sent]
+    assert back == fxs
+    fx = max(back, key=lambda f: len(f.refs))
+    by_id = {n.id: n.id for n in fx.nodes}
+    sources = [r.source for r in fx.refs if r.source in by_id]
+    assert len(sources) > len(set(sources))
+    assert all(s is by_id[s] for s in sources)
+    assert all(child is by_id[child] for _, child in fx.contains)
+    assert all(scope is by_id[scope] for scope, _ in fx.locals)
+    names = [r.name for f in back for r in f.refs]
+    assert all(n is names[0] for n in names if n == names[0])  # names are still interned across files

@@ -512,3 +512,11 @@ def test_every_language_fixture_syncs_to_the_fresh_index_after_an_edit_a_copy_an
     other.unlink()  # and then only in the copy
     index_project(paths, workers=1)
     assert full_graph(live) == fresh_graph(live, tmp_path)
+
+
+def test_mentions_hold_each_word_once_however_often_a_string_repeats():
+    from codegraph.model import Ref
+
+    fx = _fx("pkg/m.py", [_node("pkg/m.py", "Run", 1)])
+    fx.refs = [Ref("file:pkg/m.py", "calls", name, 1, 0) for name in ("a.b", "<<", "a.b", "<<", "Go")]
+    assert incremental.mentions(fx) == {"pkg", "m", "py", "run", "a", "b", "<<", "go"}

@@ -358,3 +358,19 @@ def test_a_header_a_module_reads_as_another_language_is_not_parsed_again_by_a_no
         assert reader.file_record("shape.h")["language"] == "cpp"
     again = index_project(paths, workers=1)
     assert (again.parsed, again.changed) == (0, False)
+
+
+def test_the_parent_compiles_each_query_before_forking_the_workers(tmp_path):
+    """Forked workers inherit the compiled queries instead of compiling one each (issue 12)."""
+    from codegraph.index import indexer
+    from codegraph.index.discover import discover
+    from codegraph.index.languages import query_for
+
+    root = copy_fixture("python", tmp_path)
+    for i in range(indexer.PARALLEL_MIN_FILES):  # enough files for the worker pool
+        (root / f"extra{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    files = discover(root.resolve()).files
+    query_for.cache_clear()
+    parsed, skipped = indexer._parse_all(str(root.resolve()), files, 2, None)
+    assert len(parsed) == len(files) and not skipped
+    assert query_for.cache_info().currsize == 1  # python's, compiled here, not in the workers alone

@@ -292,10 +292,13 @@ def _doc(ts) -> str | None:
     return squash(doc, MAX_DOCSTRING) if doc else None
 
 
-def unwrap_item_macros(source: bytes, parser) -> bytes:
+def unwrap_item_macros(source: bytes, parser) -> tuple[bytes, tree_sitter.Tree | None]:
     """``source`` with the ``name! {`` and closing ``}`` of item-level ``cfg_*!`` / ``pin_project!``
     blocks blanked out (same length, newlines kept), so the items inside parse as items. Byte offsets,
-    lines and columns of everything else stay the same."""
+    lines and columns of everything else stay the same. Returns (those bytes, their syntax tree, or
+    None when the passes ran out before one found nothing left to unwrap): the last pass parsed
+    exactly the bytes returned, and the extractor reuses that tree instead of parsing them again
+    (rust-tokio: 1 file in 3 was parsed twice)."""
     for _ in range(MAX_UNWRAP_PASSES):
         tree = parser.parse(source)
         spans: list[tuple[int, int]] = []
@@ -320,12 +323,12 @@ def unwrap_item_macros(source: bytes, parser) -> bytes:
                     spans.append((c.start_byte, tt.start_byte + 1))
                     spans.append((tt.end_byte - 1, tt.end_byte))
         if not spans:
-            return source
+            return source, tree
         buf = bytearray(source)
         for start, end in spans:
             buf[start:end] = bytes(b if b == 0x0A else 0x20 for b in buf[start:end])
         source = bytes(buf)
-    return source
+    return source, None
 
 
 class RustExtractor(Extractor):
@@ -333,7 +336,7 @@ class RustExtractor(Extractor):
         if b"! {" in self.source or b"!{" in self.source:
             from codegraph.index.languages import parser_for
 
-            self.source = unwrap_item_macros(self.source, parser_for(self.lang.grammar))
+            self.source, self.tree = unwrap_item_macros(self.source, parser_for(self.lang.grammar))
         return super().run()
 
     def __init__(self, path, source, lang):
