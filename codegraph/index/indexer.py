@@ -38,7 +38,7 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
-from codegraph.index.resolve import resolve
+from codegraph.index.resolve import paused_gc, resolve
 from codegraph.index.source import source_utf8
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
@@ -530,7 +530,8 @@ def _update(
     if need and previous:
         blobs = writer.load_interfaces(conn, need)
         if len(blobs) == len(need):
-            extractions.extend(cache.decode(data) for data in blobs.values())
+            with paused_gc():  # thousands of decoded interfaces, no cycles: see resolve.paused_gc
+                extractions.extend(cache.decode(data) for data in blobs.values())
             partial, need = set(need), set()
         else:
             backfill = need - set(blobs)
@@ -557,13 +558,22 @@ def _update(
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    only, why = (
-        (None, manifest_reason)
-        if manifest_reason and previous
-        else _plan(
-            conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions, partial
+    with paused_gc():
+        only, why = (
+            (None, manifest_reason)
+            if manifest_reason and previous
+            else _plan(
+                conn,
+                parsed,
+                removed_all,
+                previous,
+                extractions,
+                stats,
+                parsed_mentions,
+                new_mentions,
+                partial,
+            )
         )
-    )
     complete = partial if only is None else partial & only
     if complete:  # the files to re-resolve need their own references after all
         full = writer.load_cached_rows(conn, complete)

@@ -12,11 +12,14 @@ shadowed: a wrong edge is worse than a missing one.
 
 from __future__ import annotations
 
+import gc
 import posixpath
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from codegraph.index.languages.base import HELD_BY, PARAM_OF
+from codegraph.index.languages.base import HELD_BY, PARAM_OF, LanguageModule
 from codegraph.model import ELEMENT_USE, OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
 TYPE_TARGETS = frozenset(
@@ -111,6 +114,10 @@ class _Project:
         self._class_of_active: set[tuple[str, str]] = set()
         self._export_memo: dict[tuple[str, str], Node | str | None] = {}
         self._star_seen: set[str] | None = None
+        # see _may_export: off while the languages' prepare may still add top-level names
+        self._holders: dict[str, set[str]] | None = None
+        self._holders_ready = False
+        self._closure: dict[str, frozenset[str] | None] = {}
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
             lang = module_for(f.language)
@@ -168,6 +175,7 @@ class _Project:
                 self.manifest_problems.update(lang.read_manifests(self, mine))
         for label in sorted(by_language):
             module_for(label).prepare(self, by_language[label])
+        self._holders_ready = True
 
     # ------------------------------------------------------------ files and modules
     def files_in_dir(self, directory: str) -> list[str]:
@@ -214,6 +222,9 @@ class _Project:
         if depth == 0:
             key = (path, name)
             if key not in self._export_memo:
+                if not self._may_export(path, name):
+                    self._export_memo[key] = None
+                    return None
                 outer, self._star_seen = self._star_seen, set()
                 try:
                     self._export_memo[key] = self._export_of(path, name, 0)
@@ -221,6 +232,55 @@ class _Project:
                     self._star_seen = outer
             return self._export_memo[key]
         return self._export_of(path, name, depth)
+
+    def _may_export(self, path: str, name: str) -> bool:
+        """False when no module ``export_of(path, name)`` can reach names ``name`` at all: none of
+        the files its star imports lead to (transitively, packages expanded) has ``name`` among its
+        top-level names, bindings or exports, and none has a language whose ``package_member`` can
+        answer an arbitrary name. Only those lookups give an answer, so the walk would find nothing.
+        Measured on c-curl: 97 % of 74,871 lookups, each walking the include graph (6.8 of 8.6 s of
+        resolution). Always True until the languages' ``prepare`` ran (it may add top-level names)."""
+        if not self._holders_ready:
+            return True
+        closure = self._star_closure(path)
+        if closure is None:
+            return True
+        if self._holders is None:
+            holders: dict[str, set[str]] = defaultdict(set)
+            for tables in (self.top, self.bindings, self.exports):
+                for file_path, names in tables.items():
+                    for held in names:
+                        holders[held].add(file_path)
+            self._holders = holders
+        found = self._holders.get(name)
+        return found is not None and not found.isdisjoint(closure)
+
+    def _star_closure(self, path: str) -> frozenset[str] | None:
+        """The files star imports lead to from ``path`` (itself included, packages expanded), or None
+        when one of them is of a language whose ``package_member`` may answer any name."""
+        if path in self._closure:
+            return self._closure[path]
+        seen: set[str] = set()
+        stack = [path]
+        found: frozenset[str] | None = None
+        while stack:
+            mod = stack.pop()
+            if mod in seen:
+                continue
+            seen.add(mod)
+            if mod in self.packages:
+                stack.extend(self.packages[mod])
+                continue
+            if type(self.lang[mod]).package_member is not LanguageModule.package_member:
+                break
+            for star in self.star[mod]:
+                target = self.module_file(mod, star.module)
+                if target is not None and target != mod:
+                    stack.append(target)
+        else:
+            found = frozenset(seen)
+        self._closure[path] = found
+        return found
 
     def _export_of(self, path: str, name: str, depth: int) -> Node | str | None:
         if depth > MAX_HOPS:
@@ -869,6 +929,28 @@ def resolve(
         references edges, and the references that resolved to nothing in the project — of the
         files in ``only``.
     """
+    with paused_gc():
+        return _resolve(files, only, manifests)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside the block (restored as it was after it). Building the
+    lookup tables and the edges allocates hundreds of thousands of objects, and every collection of
+    the oldest generation walks all of them, though they hold almost no cycles: on django-sdist the
+    collector took 0.3 of 0.75 s CPU of an edit sync's resolution, and about 1 s of a cold one's."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _resolve(
+    files: list[FileExtraction], only: set[str] | None, manifests: dict[str, str | None] | None
+) -> Resolution:
     project = _Project(files, manifests)
     project.attach_owners()
     out = Resolution(manifest_problems=dict(sorted(project.manifest_problems.items())))
