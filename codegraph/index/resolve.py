@@ -120,7 +120,7 @@ class _Project:
         self._closure: dict[str, frozenset[str] | None] = {}
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         # the tables as locals: this loop runs over every file's interface on every sync
-        modules: dict[str, object] = {}
+        modules: dict[str, LanguageModule] = {}
         nodes, parent_of, children = self.nodes, self.parent, self.children
         global_by_name, types, returns, locals_ = self.global_by_name, self.types, self.returns, self.locals
         for f in files:
@@ -1070,9 +1070,9 @@ def _resolve(
                 answer = _answer(project, lang, f.path, ref)
                 if answers is not None:
                     answers[call] = answer
-            target, how, counted = answer
+            target, how, reported = answer
             if target is None:
-                if counted:
+                if reported:
                     out.unresolved.append((ref, f.path, f.language))
                     unresolved_of[f.path].append(ref)
                 continue
