@@ -594,7 +594,7 @@ def _update(
     manifest_reason: str,
 ) -> None:
     """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
-    from codegraph.index.resolve import resolve  # here: a no-change sync never resolves (issue 12)
+    from codegraph.index.resolve import paused_gc, resolve  # here: a no-change sync never resolves (issue 12)
 
     stats = all_stats if memo else None
     phase("parsing", len(to_parse))
@@ -618,7 +618,8 @@ def _update(
     if need and previous:
         blobs = writer.load_interfaces(conn, need)
         if len(blobs) == len(need):
-            extractions.extend(cache.decode(data) for data in blobs.values())
+            with paused_gc():  # thousands of decoded interfaces, no cycles: see resolve.paused_gc
+                extractions.extend(cache.decode(data) for data in blobs.values())
             partial, need = set(need), set()
         else:
             backfill = need - set(blobs)
@@ -645,13 +646,22 @@ def _update(
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    only, why = (
-        (None, manifest_reason)
-        if manifest_reason and previous
-        else _plan(
-            conn, parsed, removed_all, previous, extractions, stats, parsed_mentions, new_mentions, partial
+    with paused_gc():
+        only, why = (
+            (None, manifest_reason)
+            if manifest_reason and previous
+            else _plan(
+                conn,
+                parsed,
+                removed_all,
+                previous,
+                extractions,
+                stats,
+                parsed_mentions,
+                new_mentions,
+                partial,
+            )
         )
-    )
     complete = partial if only is None else partial & only
     if complete:  # the files to re-resolve need their own references after all
         full = writer.load_cached_rows(conn, complete)

@@ -647,6 +647,7 @@ class Php(LanguageModule):
     unique_fallback = False
     test_suffixes = ("test.php",)
     extractor = PhpExtractor
+    resolves_by_position = True  # call_target reads ref.line
 
     def accepts(self, path: str, data: bytes) -> str | None:
         if b"<?php" in data or b"<?=" in data or b"<?PHP" in data:

@@ -625,6 +625,7 @@ class Ruby(LanguageModule):
     test_suffixes = ("_test.rb", "_spec.rb")
     test_prefixes = ("test_",)
     extractor = RubyExtractor
+    resolves_by_position = True  # call_target reads ref.line
 
     def declared_encoding(self, data: bytes) -> str | None:
         """A magic comment on line 1 (or 2, after a shebang): ``# encoding: latin-1``, ``# -*- coding: … -*-``
