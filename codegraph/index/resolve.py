@@ -114,6 +114,7 @@ class _Project:
         # plain star walks (see _star_order): module → the files the walk checks, in order (None:
         # not plain); on only once owners are attached, since attach_owners moves top-level names
         self._star_orders: dict[str, list[str] | None] = {}
+        self._star_files: dict[str, list[str] | None] = {}
         self._top_names: set[str] | None = None
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         for f in files:
@@ -302,6 +303,29 @@ class _Project:
         self._star_orders[path] = found
         return found
 
+    def _stars_of(self, path: str) -> list[str] | None:
+        """The files a bare-name lookup in ``path`` checks through its star imports, in order, when
+        every star-imported module is plain (:meth:`_star_order`): each module's walk in turn, a
+        file met again left out (it missed the first time). None otherwise."""
+        if path in self._star_files:
+            return self._star_files[path]
+        files: list[str] = []
+        seen: set[str] = set()
+        for star in self.star[path]:
+            mod = self.module_file(path, star.module)
+            if mod is None or mod == path:
+                continue
+            order = self._star_order(mod)
+            if order is None:
+                self._star_files[path] = None
+                return None
+            for p in order:
+                if p not in seen:
+                    seen.add(p)
+                    files.append(p)
+        self._star_files[path] = files
+        return files
+
     def _first_top(self, order: list[str], name: str) -> Node | None:
         """The last top-level definition of ``name`` in the first file of ``order`` that has one."""
         if self._top_names is None or name not in self._top_names:
@@ -456,12 +480,18 @@ class _Project:
         hits = self.top[path].get(name)
         if hits:
             return hits[-1], "local"
-        for star in self.star[path]:
-            mod = self.module_file(path, star.module)
-            if mod is not None and mod != path:
-                target = self.export_of(mod, name)
-                if target is not None:
-                    return target, "import"
+        files = self._stars_of(path) if self._top_names is not None else None
+        if files is not None:
+            first = self._first_top(files, name)
+            if first is not None:
+                return first, "import"
+        else:
+            for star in self.star[path]:
+                mod = self.module_file(path, star.module)
+                if mod is not None and mod != path:
+                    target = self.export_of(mod, name)
+                    if target is not None:
+                        return target, "import"
         hits = self.visible(path).get(name)
         if hits:
             distinct = {n.id: n for n in hits if wanted is None or n.kind in wanted}
