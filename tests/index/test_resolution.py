@@ -382,3 +382,43 @@ def test_two_calls_on_one_line_are_one_caller_row_with_a_count(tmp_path):
     with Reader(tmp_path) as reader:
         text = render(callers(reader, "f"))
     assert text.count("g (function)") == 1 and "a.py:6  ×2" in text
+
+
+def _c_project() -> list:
+    """A C tree whose includes form a cycle (a.h <-> b.h), declare one name twice (f in a.h and
+    b.h) and chain ten headers deep (h1.h -> ... -> h10.h)."""
+    from codegraph.index.extract import extract
+
+    files = {
+        "main.c": '#include "a.h"\n#include "b.h"\n#include "h1.h"\n'
+        "int main(void) { f(); g(); shallow(); deep(); return 0; }\n",
+        "a.h": '#include "b.h"\nint f(void);\n',
+        "b.h": '#include "a.h"\nint f(void);\nint g(void);\n',
+        "h9.h": '#include "h10.h"\nint shallow(void);\n',
+        "h10.h": "int deep(void);\n",
+    }
+    for i in range(1, 9):
+        files[f"h{i}.h"] = f'#include "h{i + 1}.h"\n'
+    return [extract(path, text.encode(), "c") for path, text in sorted(files.items())]
+
+
+def test_c_include_lookups_take_the_first_header_in_include_order_and_stop_past_the_hop_limit():
+    from codegraph.index.resolve import resolve
+
+    files = _c_project()
+    where = {n.id: f"{n.file_path}:{n.name}" for fx in files for n in fx.nodes}
+    out = resolve(files)
+    targets = {where[e.target] for e in out.edges if e.kind == "calls"}
+    # main.c sees a.h first: its f; g only in b.h (through a.h's include); shallow is 8 hops down
+    # (h1.h at hop 0 … h9.h at hop 8), deep one hop further, past MAX_HOPS: no edge
+    assert targets == {"a.h:f", "b.h:g", "h9.h:shallow"}
+    assert {r.name for r, _, _ in out.unresolved} == {"deep"}
+
+
+def test_plain_include_lookups_answer_as_the_per_name_walk(monkeypatch):
+    from codegraph.index.resolve import _Project, resolve
+
+    fast = resolve(_c_project())
+    monkeypatch.setattr(_Project, "_star_order", lambda self, path: None)  # every module "not plain"
+    slow = resolve(_c_project())
+    assert fast.edges == slow.edges and fast.unresolved == slow.unresolved

@@ -9,11 +9,16 @@ is a guess instead of picking one silently (issue 10).
 
 from __future__ import annotations
 
+import functools
+
 from codegraph.model import Node
 
 CALLABLE = frozenset({"method", "function"})
 _OPEN = "([{<"
 _CLOSE = ")]}>"
+# signatures whose range is kept: a call asks for every overload's range (cs-keepass: 7,649 readings of
+# 375 signatures, a twentieth of its resolution profile)
+SIGNATURE_MEMO = 65536
 
 
 def split_params(signature: str) -> list[str]:
@@ -41,6 +46,7 @@ def split_params(signature: str) -> list[str]:
     return items
 
 
+@functools.lru_cache(maxsize=SIGNATURE_MEMO)
 def param_range(signature: str | None) -> tuple[int, int | None]:
     """(fewest, most) arguments a callable with ``signature`` takes; most is None for varargs.
     ``this T x`` (a C# extension's receiver) and ``implicit`` lists are not arguments."""

@@ -172,6 +172,25 @@ def test_macro_clean_ups_keep_every_offset():
     assert blank_macros(b"FILE *f = fopen(p, m);\n", False) == b"FILE *f = fopen(p, m);\n"
 
 
+def test_macro_blanking_reaches_the_first_line_adjacent_attributes_and_every_prototype():
+    # the scans try their patterns only where a quick hint matches: byte 0 has no newline before it,
+    # two attributes share one blank-separated run, two prototypes sit on consecutive lines
+    src = (
+        b"LUA_API int f(void);\n"
+        b"void g(void) A_ATTR B_ATTR;\n"
+        b"lua_Alloc (lua_getallocf) (lua_State *L);\n"
+        b"lua_Alloc (lua_other) (lua_State *L);\n"
+    )
+    assert blank_macros(src, False) == (
+        b"        int f(void);\n"
+        b"void g(void)              ;\n"
+        b"lua_Alloc  lua_getallocf  (lua_State *L);\n"
+        b"lua_Alloc  lua_other  (lua_State *L);\n"
+    )
+    cls = b"class FOO_EXPORT A {\n};\nstruct BAR_API B final {};\n"
+    assert blank_macros(cls, True) == b"class            A {\n};\nstruct         B final {};\n"
+
+
 def test_cpp_sniffing_ignores_comments_strings_and_extern_c():
     assert not looks_like_cpp(b'#ifdef __cplusplus\nextern "C" {\n#endif\n/* class A { */\nint f(void);\n')
     assert looks_like_cpp(b"namespace a {\nint f();\n}\n")
