@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from codegraph.model import Edge, FileExtraction, Node, Ref
+from codegraph.store.db import rollback_journal, wal_journal
 
 _SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -113,37 +114,46 @@ def _meta_json(meta: dict | None) -> str | None:
 def _replace_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     """Make the edges table equal ``edges``, touching only rows that differ (a one-file edit changes
     a handful of edges; rewriting all of them was most of a sync's time)."""
+    if conn.execute("SELECT 1 FROM edges LIMIT 1").fetchone() is None:
+        _fill_edges(conn, edges)
+        return
     wanted: dict[tuple, str | None] = {}
     for e in edges:
-        key = (
-            e.source,
-            e.target,
-            e.kind,
-            e.line if e.line is not None else -1,
-            e.col if e.col is not None else -1,
-        )
-        wanted.setdefault(key, _meta_json(e.metadata))
+        wanted.setdefault(_edge_key(e), _meta_json(e.metadata))
     stale = []
-    had_rows = False
     for row_id, source, target, kind, line, col, meta in conn.execute(
         "SELECT id, source, target, kind, IFNULL(line, -1), IFNULL(col, -1), metadata FROM edges"
     ):
-        had_rows = True
         key = (source, target, kind, line, col)
         if key in wanted and wanted[key] == meta:
             del wanted[key]  # unchanged: keep the row
         else:
             stale.append((row_id,))
     conn.executemany("DELETE FROM edges WHERE id = ?", stale)
-    # filling an empty table (a cold index): build its indexes once afterwards (the identity index's
-    # key is ``wanted``'s key, so rebuilding it cannot meet a duplicate)
-    indexes = _suspend_indexes(conn, "edges") if not had_rows and len(wanted) >= BULK_ROWS else []
     conn.executemany(
         "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
         [
             (s, t, k, meta, None if line == -1 else line, None if col == -1 else col)
             for (s, t, k, line, col), meta in wanted.items()
         ],
+    )
+
+
+def _fill_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
+    """Fill the empty edges table (a cold index) with the first edge of each identity, in order: the
+    rows built in one pass, no diff against the table (django-sdist: 175k edges). From BULK_ROWS on,
+    the indexes are built once afterwards (the identity index's key is the one deduplicated here, so
+    rebuilding it cannot meet a duplicate)."""
+    seen: set[tuple] = set()
+    rows = []
+    for e in edges:
+        key = _edge_key(e)
+        if key not in seen:
+            seen.add(key)
+            rows.append((e.source, e.target, e.kind, _meta_json(e.metadata), e.line, e.col))
+    indexes = _suspend_indexes(conn, "edges") if len(rows) >= BULK_ROWS else []
+    conn.executemany(
+        "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)", rows
     )
     for sql in indexes:
         conn.execute(sql)
@@ -338,6 +348,8 @@ def write_index(
         interfaces: path → encoded :func:`codegraph.index.incremental.interface` of parsed files.
     """
     ts = now_ms()
+    new_nodes = sum(len(p.extraction.nodes) for p in parsed)
+    journal = resolved is None and new_nodes >= BULK_ROWS and _empty(conn) and rollback_journal(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         removed = list(removed)
@@ -355,7 +367,6 @@ def write_index(
         # by a trigger per row (measured on go/x/tools, 20,817 nodes: 2.76 s with the triggers, 0.38 s
         # dropped + rebuilt). The triggers come back in the same transaction, so the file the reference
         # CLI reads always has them.
-        new_nodes = sum(len(p.extraction.nodes) for p in parsed)
         filling = conn.execute("SELECT 1 FROM nodes LIMIT 1").fetchone() is None and new_nodes >= BULK_ROWS
         triggers = _suspend_fts_triggers(conn) if new_nodes >= BULK_FTS_ROWS or filling else []
         stale = list(removed) + [p.path for p in parsed]
@@ -369,14 +380,14 @@ def write_index(
         # the rows instead of updated per row (go/x/tools-sized and larger trees; the 100,000-file
         # synthetic monorepo spent most of its write phase here), in the same transaction.
         node_indexes = _suspend_indexes(conn, "nodes") if filling else []
-        new_names: set[str] = set()
-        for p in parsed:
-            rows = [_node_row(n, ts) for n in p.extraction.nodes]
-            conn.executemany(f"INSERT OR REPLACE INTO nodes VALUES ({','.join('?' * 21)})", rows)
-            new_names.update(n.name for n in p.extraction.nodes if n.kind not in ("file", "import"))
-            conn.execute(
-                "INSERT INTO files(path, content_hash, language, size, modified_at, indexed_at, node_count, errors, "
-                "generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        conn.executemany(
+            f"INSERT OR REPLACE INTO nodes VALUES ({','.join('?' * 21)})",
+            [_node_row(n, ts) for p in parsed for n in p.extraction.nodes],
+        )
+        conn.executemany(
+            "INSERT INTO files(path, content_hash, language, size, modified_at, indexed_at, node_count, errors, "
+            "generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+            [
                 (
                     p.path,
                     p.content_hash,
@@ -386,13 +397,15 @@ def write_index(
                     ts,
                     len(p.extraction.nodes) - 1,
                     json.dumps(p.extraction.errors) if p.extraction.errors else None,
-                    0,
-                ),
-            )
-            conn.execute(
-                "INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
-                (p.path, p.size, p.mtime_ns, p.content_hash, p.data),
-            )
+                )
+                for p in parsed
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
+            [(p.path, p.size, p.mtime_ns, p.content_hash, p.data) for p in parsed],
+        )
+        new_names = {n.name for p in parsed for n in p.extraction.nodes if n.kind not in ("file", "import")}
         for sql in node_indexes:
             conn.execute(sql)
         _delete_paths(conn, "cgpy_interface", stale)
@@ -441,3 +454,15 @@ def write_index(
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    finally:
+        if journal:
+            wal_journal(conn)
+
+
+def _empty(conn: sqlite3.Connection) -> bool:
+    """Whether the index holds no nodes, edges or unresolved references (a first index)."""
+    row = conn.execute(
+        "SELECT NOT EXISTS (SELECT 1 FROM nodes) AND NOT EXISTS (SELECT 1 FROM edges) "
+        "AND NOT EXISTS (SELECT 1 FROM unresolved_refs)"
+    ).fetchone()
+    return row[0] == 1
