@@ -3,6 +3,7 @@ never half of each, and a crash (even kill -9) mid-run leaves the last committed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sqlite3
@@ -348,9 +349,13 @@ def write_index(
                 mentions,
                 interfaces,
             )
-        finally:
-            if journal:
-                wal_journal(conn)
+        except BaseException:
+            if journal:  # the first error is the one to report (a removed folder fails this too)
+                with contextlib.suppress(sqlite3.Error):
+                    wal_journal(conn)
+            raise
+        if journal:
+            wal_journal(conn)
         return
     _write_changes(
         conn,
