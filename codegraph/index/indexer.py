@@ -478,6 +478,8 @@ def _index_once(
                 manifest_reason,
             )
         except Exception:
+            # the folder removed mid-write fails the write (a rollback journal cannot be created): say so
+            _check_still_there(paths, identity)
             writer.set_metadata(conn, {"index_state": "failed"})  # the last complete index stays readable
             raise
         record = sound

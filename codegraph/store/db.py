@@ -53,6 +53,34 @@ def connect_writer(db: Path) -> sqlite3.Connection:
     return conn
 
 
+def rollback_journal(conn: sqlite3.Connection) -> bool:
+    """Switch ``conn``'s database from WAL to a rollback journal (``DELETE``, fully synced) for a
+    cold fill; returns False, leaving WAL, when another connection has the file open.
+
+    A fill of an empty database in WAL writes every page twice: into the WAL, then into the file at
+    the checkpoint. A rollback journal holds only the pages that existed before (a fresh index has
+    a few), so the new pages are written once; a crash still rolls the whole transaction back.
+    :func:`wal_journal` switches back after the commit.
+    """
+    conn.execute("PRAGMA busy_timeout = 0")  # a reader holding the file open: stay in WAL, at once
+    try:
+        mode = conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    if mode != "delete":
+        return False
+    conn.execute("PRAGMA synchronous = FULL")
+    return True
+
+
+def wal_journal(conn: sqlite3.Connection) -> None:
+    """Back to the journal every connection expects (WAL, ``synchronous = NORMAL``)."""
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+
+
 def damage(db: Path) -> str | None:
     """What is wrong with the database file ``db`` as SQLite sees it, or None when it is sound.
 

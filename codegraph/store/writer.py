@@ -3,6 +3,7 @@ never half of each, and a crash (even kill -9) mid-run leaves the last committed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sqlite3
@@ -11,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from codegraph.model import Edge, FileExtraction, Node, Ref
+from codegraph.store.db import rollback_journal, wal_journal
 
 _SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -113,38 +115,38 @@ def _meta_json(meta: dict | None) -> str | None:
 def _replace_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
     """Make the edges table equal ``edges``, touching only rows that differ (a one-file edit changes
     a handful of edges; rewriting all of them was most of a sync's time)."""
+    if conn.execute("SELECT 1 FROM edges LIMIT 1").fetchone() is None:
+        _fill_edges(conn, edges)
+        return
     wanted: dict[tuple, str | None] = {}
     for e in edges:
-        key = (
-            e.source,
-            e.target,
-            e.kind,
-            e.line if e.line is not None else -1,
-            e.col if e.col is not None else -1,
-        )
-        wanted.setdefault(key, _meta_json(e.metadata))
+        wanted.setdefault(_edge_key(e), _meta_json(e.metadata))
     stale = []
-    had_rows = False
     for row_id, source, target, kind, line, col, meta in conn.execute(
         "SELECT id, source, target, kind, IFNULL(line, -1), IFNULL(col, -1), metadata FROM edges"
     ):
-        had_rows = True
         key = (source, target, kind, line, col)
         if key in wanted and wanted[key] == meta:
             del wanted[key]  # unchanged: keep the row
         else:
             stale.append((row_id,))
     conn.executemany("DELETE FROM edges WHERE id = ?", stale)
-    # filling an empty table (a cold index): build its indexes once afterwards (the identity index's
-    # key is ``wanted``'s key, so rebuilding it cannot meet a duplicate)
-    indexes = _suspend_indexes(conn, "edges") if not had_rows and len(wanted) >= BULK_ROWS else []
     conn.executemany(
-        "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)",
+        _EDGE_SQL,
         [
             (s, t, k, meta, None if line == -1 else line, None if col == -1 else col)
             for (s, t, k, line, col), meta in wanted.items()
         ],
     )
+
+
+def _fill_edges(conn: sqlite3.Connection, edges: list[Edge]) -> None:
+    """Fill the empty edges table without a diff; from BULK_ROWS on, its indexes are built once
+    afterwards (the identity index's key is the one :func:`_edge_rows` deduplicates by, so rebuilding
+    it cannot meet a duplicate)."""
+    rows = _edge_rows(edges)
+    indexes = _suspend_indexes(conn, "edges") if len(rows) >= BULK_ROWS else []
+    conn.executemany(_EDGE_SQL, rows)
     for sql in indexes:
         conn.execute(sql)
 
@@ -175,11 +177,7 @@ def _replace_unresolved(conn: sqlite3.Connection, unresolved: list[tuple[Ref, st
     conn.executemany("DELETE FROM unresolved_refs WHERE id = ?", stale)
     empty = conn.execute("SELECT 1 FROM unresolved_refs LIMIT 1").fetchone() is None
     indexes = _suspend_indexes(conn, "unresolved_refs") if empty and len(wanted) >= BULK_ROWS else []
-    conn.executemany(
-        "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
-        "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)",
-        [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)],
-    )
+    conn.executemany(_UNRESOLVED_SQL, [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)])
     for sql in indexes:
         conn.execute(sql)
 
@@ -250,11 +248,7 @@ def _replace_unresolved_of(
             else:
                 stale.append((row_id,))
     conn.executemany("DELETE FROM unresolved_refs WHERE id = ?", stale)
-    conn.executemany(
-        "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
-        "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)",
-        [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)],
-    )
+    conn.executemany(_UNRESOLVED_SQL, [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)])
 
 
 def load_mentions(conn: sqlite3.Connection) -> dict[str, bytes]:
@@ -338,9 +332,67 @@ def write_index(
         interfaces: path → encoded :func:`codegraph.index.incremental.interface` of parsed files.
     """
     ts = now_ms()
+    new_nodes = sum(len(p.extraction.nodes) for p in parsed)
+    if resolved is None and new_nodes >= BULK_ROWS and _empty(conn):
+        journal = rollback_journal(conn)
+        try:
+            _write_first(
+                conn,
+                ts,
+                parsed,
+                edges,
+                unresolved,
+                skipped,
+                metadata,
+                skip_stats,
+                per_file,
+                mentions,
+                interfaces,
+            )
+        except BaseException:
+            if journal:  # the first error is the one to report (a removed folder fails this too)
+                with contextlib.suppress(sqlite3.Error):
+                    wal_journal(conn)
+            raise
+        if journal:
+            wal_journal(conn)
+        return
+    _write_changes(
+        conn,
+        ts,
+        parsed,
+        list(removed),
+        edges,
+        unresolved,
+        skipped,
+        metadata,
+        skip_stats,
+        resolved,
+        per_file,
+        mentions,
+        interfaces,
+    )
+
+
+def _write_changes(
+    conn,
+    ts,
+    parsed,
+    removed,
+    edges,
+    unresolved,
+    skipped,
+    metadata,
+    skip_stats,
+    resolved,
+    per_file,
+    mentions,
+    interfaces,
+) -> None:
+    """:func:`write_index` into an index that has rows: each table diffed, or the rows of changed files
+    replaced."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        removed = list(removed)
         if resolved is None:
             _replace_edges(conn, edges)
             _replace_unresolved(conn, unresolved)
@@ -351,10 +403,10 @@ def write_index(
             _replace_edges_of(conn, made_by, edges)
             _replace_unresolved_of(conn, made_by, unresolved)
             _delete_paths(conn, "cgpy_resolved", made_by)
-        # Many new nodes (a cold index, a big sync): full-text rows are built once at the end instead of
-        # by a trigger per row (measured on go/x/tools, 20,817 nodes: 2.76 s with the triggers, 0.38 s
-        # dropped + rebuilt). The triggers come back in the same transaction, so the file the reference
-        # CLI reads always has them.
+        # Many new nodes (a big sync): full-text rows are built once at the end instead of by a trigger
+        # per row (measured on go/x/tools, 20,817 nodes: 2.76 s with the triggers, 0.38 s dropped +
+        # rebuilt). The triggers come back in the same transaction, so the file the reference CLI reads
+        # always has them.
         new_nodes = sum(len(p.extraction.nodes) for p in parsed)
         filling = conn.execute("SELECT 1 FROM nodes LIMIT 1").fetchone() is None and new_nodes >= BULK_ROWS
         triggers = _suspend_fts_triggers(conn) if new_nodes >= BULK_FTS_ROWS or filling else []
@@ -365,74 +417,19 @@ def write_index(
             conn.execute(f"DELETE FROM nodes WHERE file_path IN ({marks})", chunk)
             conn.execute(f"DELETE FROM files WHERE path IN ({marks})", chunk)
             conn.execute(f"DELETE FROM cgpy_extract_cache WHERE path IN ({marks})", chunk)
-        # Filling an empty nodes table (a cold index): its seven secondary indexes are built once after
-        # the rows instead of updated per row (go/x/tools-sized and larger trees; the 100,000-file
-        # synthetic monorepo spent most of its write phase here), in the same transaction.
+        # Filling an empty nodes table: its seven secondary indexes are built once after the rows
+        # instead of updated per row, in the same transaction.
         node_indexes = _suspend_indexes(conn, "nodes") if filling else []
-        new_names: set[str] = set()
-        for p in parsed:
-            rows = [_node_row(n, ts) for n in p.extraction.nodes]
-            conn.executemany(f"INSERT OR REPLACE INTO nodes VALUES ({','.join('?' * 21)})", rows)
-            new_names.update(n.name for n in p.extraction.nodes if n.kind not in ("file", "import"))
-            conn.execute(
-                "INSERT INTO files(path, content_hash, language, size, modified_at, indexed_at, node_count, errors, "
-                "generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    p.path,
-                    p.content_hash,
-                    p.language,
-                    p.size,
-                    p.mtime_ns / 1e6,
-                    ts,
-                    len(p.extraction.nodes) - 1,
-                    json.dumps(p.extraction.errors) if p.extraction.errors else None,
-                    0,
-                ),
-            )
-            conn.execute(
-                "INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
-                (p.path, p.size, p.mtime_ns, p.content_hash, p.data),
-            )
+        _insert_files(conn, parsed, ts)
         for sql in node_indexes:
             conn.execute(sql)
         _delete_paths(conn, "cgpy_interface", stale)
-        conn.executemany(
-            "INSERT OR REPLACE INTO cgpy_interface(path, data) VALUES (?, ?)",
-            sorted((interfaces or {}).items()),
-        )
         _delete_paths(conn, "cgpy_mentions", stale)
-        conn.executemany(
-            "INSERT INTO cgpy_mentions(path, data) VALUES (?, ?)", sorted((mentions or {}).items())
-        )
-        conn.executemany(
-            "INSERT INTO cgpy_resolved(path, language, unresolved, likely_internal, linked) VALUES (?, ?, ?, ?, ?)",
-            [
-                (path, language, n, likely, json.dumps(list(linked)) if linked else None)
-                for path, (language, n, likely, linked) in sorted((per_file or {}).items())
-            ],
-        )
-        totals: dict[str, dict[str, int]] = {}
-        for language, n, likely in conn.execute(
-            "SELECT language, SUM(unresolved), SUM(likely_internal) FROM cgpy_resolved "
-            "GROUP BY language HAVING SUM(unresolved) > 0 ORDER BY language"
-        ):
-            totals[language] = {"unresolved": n, "likely_internal": likely}
-        metadata = {**metadata, "cgpy_unresolved": totals}
-        conn.executemany(
-            "INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)",
-            [(seg, name) for name in new_names for seg in name_segments(name)],
-        )
+        _insert_blobs(conn, interfaces, mentions, per_file)
+        conn.executemany(_VOCAB_SQL, _vocab_rows(parsed))
         if stale:
-            conn.execute("DELETE FROM name_segment_vocab WHERE name NOT IN (SELECT name FROM nodes)")
-        conn.execute("DELETE FROM cgpy_skipped")
-        conn.executemany(
-            "INSERT INTO cgpy_skipped(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
-            [
-                (path, reason, *(skip_stats or {}).get(path, (None, None)))
-                for path, reason in sorted(skipped.items())
-            ],
-        )
-        set_metadata(conn, metadata)
+            conn.execute(_VOCAB_PRUNE_SQL)
+        _finish(conn, skipped, skip_stats, metadata)
         if triggers:
             conn.execute("INSERT INTO nodes_fts(nodes_fts) VALUES ('rebuild')")
             for sql in triggers:
@@ -441,3 +438,149 @@ def write_index(
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _write_first(
+    conn, ts, parsed, edges, unresolved, skipped, metadata, skip_stats, per_file, mentions, interfaces
+) -> None:
+    """:func:`write_index` into an empty index (a cold index): each table's rows built in one pass and
+    inserted without its indexes or the full-text triggers, which are built once afterwards, in the
+    same transaction (nothing to diff, nothing to delete)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        triggers = _suspend_fts_triggers(conn)
+        for table in ("nodes", "edges", "unresolved_refs"):
+            indexes = _suspend_indexes(conn, table)
+            if table == "nodes":
+                _insert_files(conn, parsed, ts)
+            elif table == "edges":
+                conn.executemany(_EDGE_SQL, _edge_rows(edges))
+            else:
+                conn.executemany(_UNRESOLVED_SQL, _unresolved_rows(unresolved))
+            for sql in indexes:
+                conn.execute(sql)
+        _insert_blobs(conn, interfaces, mentions, per_file)
+        conn.executemany(_VOCAB_SQL, _vocab_rows(parsed))
+        conn.execute(_VOCAB_PRUNE_SQL)  # a node id two files made: the first one's name may be gone
+        _finish(conn, skipped, skip_stats, metadata)
+        conn.execute("INSERT INTO nodes_fts(nodes_fts) VALUES ('rebuild')")
+        for sql in triggers:
+            conn.execute(sql)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+_EDGE_SQL = "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)"
+_UNRESOLVED_SQL = (
+    "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
+    "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)"
+)
+_VOCAB_SQL = "INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)"
+_VOCAB_PRUNE_SQL = "DELETE FROM name_segment_vocab WHERE name NOT IN (SELECT name FROM nodes)"
+
+
+def _edge_rows(edges: list[Edge]) -> list[tuple]:
+    """Rows of the first edge of each identity (``idx_edges_identity``'s key), in order."""
+    seen: set[tuple] = set()
+    rows = []
+    for e in edges:
+        key = _edge_key(e)
+        if key not in seen:
+            seen.add(key)
+            rows.append((e.source, e.target, e.kind, _meta_json(e.metadata), e.line, e.col))
+    return rows
+
+
+def _unresolved_rows(unresolved: list[tuple[Ref, str, str]]) -> list[tuple]:
+    """Rows of the distinct unresolved references, sorted (their ids follow that order)."""
+    wanted = {(r.source, r.name, r.kind, r.line, r.col, path, lang) for r, path, lang in unresolved}
+    return [(*key, key[1].rsplit(".", 1)[-1]) for key in sorted(wanted)]
+
+
+def _vocab_rows(parsed: list[ParsedFile]) -> list[tuple[str, str]]:
+    names = {n.name for p in parsed for n in p.extraction.nodes if n.kind not in ("file", "import")}
+    return [(seg, name) for name in names for seg in name_segments(name)]
+
+
+def _insert_files(conn: sqlite3.Connection, parsed: list[ParsedFile], ts: int) -> None:
+    """The nodes, ``files`` and extraction-cache rows of ``parsed`` (in order: node rowids follow it)."""
+    conn.executemany(
+        f"INSERT OR REPLACE INTO nodes VALUES ({','.join('?' * 21)})",
+        [_node_row(n, ts) for p in parsed for n in p.extraction.nodes],
+    )
+    conn.executemany(
+        "INSERT INTO files(path, content_hash, language, size, modified_at, indexed_at, node_count, errors, "
+        "generated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        [
+            (
+                p.path,
+                p.content_hash,
+                p.language,
+                p.size,
+                p.mtime_ns / 1e6,
+                ts,
+                len(p.extraction.nodes) - 1,
+                json.dumps(p.extraction.errors) if p.extraction.errors else None,
+            )
+            for p in parsed
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO cgpy_extract_cache VALUES (?, ?, ?, ?, ?)",
+        [(p.path, p.size, p.mtime_ns, p.content_hash, p.data) for p in parsed],
+    )
+
+
+def _insert_blobs(conn: sqlite3.Connection, interfaces, mentions, per_file) -> None:
+    """The ``cgpy_interface``, ``cgpy_mentions`` and ``cgpy_resolved`` rows (their old rows deleted)."""
+    conn.executemany(
+        "INSERT OR REPLACE INTO cgpy_interface(path, data) VALUES (?, ?)", sorted((interfaces or {}).items())
+    )
+    conn.executemany("INSERT INTO cgpy_mentions(path, data) VALUES (?, ?)", sorted((mentions or {}).items()))
+    conn.executemany(
+        "INSERT INTO cgpy_resolved(path, language, unresolved, likely_internal, linked) VALUES (?, ?, ?, ?, ?)",
+        [
+            (path, language, n, likely, json.dumps(list(linked)) if linked else None)
+            for path, (language, n, likely, linked) in sorted((per_file or {}).items())
+        ],
+    )
+
+
+def _finish(conn: sqlite3.Connection, skipped, skip_stats, metadata: dict[str, object]) -> None:
+    """The skipped files and the metadata, with the unresolved totals summed from ``cgpy_resolved``."""
+    totals: dict[str, dict[str, int]] = {}
+    for language, n, likely in conn.execute(
+        "SELECT language, SUM(unresolved), SUM(likely_internal) FROM cgpy_resolved "
+        "GROUP BY language HAVING SUM(unresolved) > 0 ORDER BY language"
+    ):
+        totals[language] = {"unresolved": n, "likely_internal": likely}
+    conn.execute("DELETE FROM cgpy_skipped")
+    conn.executemany(
+        "INSERT INTO cgpy_skipped(path, reason, size, mtime_ns) VALUES (?, ?, ?, ?)",
+        [
+            (path, reason, *(skip_stats or {}).get(path, (None, None)))
+            for path, reason in sorted(skipped.items())
+        ],
+    )
+    set_metadata(conn, {**metadata, "cgpy_unresolved": totals})
+
+
+_FILLED = (
+    "nodes",
+    "edges",
+    "unresolved_refs",
+    "files",
+    "cgpy_extract_cache",
+    "cgpy_interface",
+    "cgpy_mentions",
+    "cgpy_resolved",
+    "name_segment_vocab",
+)
+
+
+def _empty(conn: sqlite3.Connection) -> bool:
+    """Whether every table :func:`_write_first` fills without deleting first is empty (a first index)."""
+    found = conn.execute(" UNION ALL ".join(f"SELECT 1 FROM (SELECT 1 FROM {t} LIMIT 1)" for t in _FILLED))
+    return found.fetchone() is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -71,3 +72,147 @@ def test_a_bulk_write_rebuilds_full_text_search_once_and_keeps_the_triggers(tmp_
     assert fts_names("brand_new_fn") == ["brand_new_fn"] and fts_names("fn_3_7") == []
     with Reader(tmp_path) as reader:
         assert [n.name for n, _ in reader.search("brand_new_fn")] == ["brand_new_fn"]
+
+
+def _project(root, files=45):
+    """A project big enough for the cold path (BULK_ROWS): classes, methods, calls across files,
+    docstrings, an import that resolves and one that does not."""
+    root.mkdir()
+    for i in range(files):
+        body = [
+            f'"""Module {i}."""\n',
+            "import os\n",
+            f"from m{(i + 1) % files} import Thing{(i + 1) % files}\n\n",
+        ]
+        body.append(f'class Thing{i}:\n    """Thing number {i}."""\n\n')
+        for j in range(8):
+            body.append(
+                f"    def act_{j}(self, x):\n        return self.act_{(j + 1) % 8}(x) + helper_{i}(x)\n\n"
+            )
+        body.append(
+            f"\ndef helper_{i}(x):\n    return Thing{(i + 1) % files}().act_0(os.sep) + missing_{i}(x)\n"
+        )
+        (root / f"m{i}.py").write_text("".join(body))
+        os.utime(root / f"m{i}.py", ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    return root
+
+
+def _dump(db, fts_words):
+    """Every table as a reader sees it (the FTS index by its answers, not its segment layout)."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    try:
+        out = {"schema": sorted(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))}
+        tables = [
+            r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        ]
+        for table in tables:
+            if table.startswith("nodes_fts") and table != "nodes_fts_docsize":
+                continue
+            try:
+                out[table] = conn.execute(f'SELECT rowid, * FROM "{table}" ORDER BY rowid').fetchall()
+            except sqlite3.OperationalError:  # WITHOUT ROWID
+                out[table] = conn.execute(f'SELECT * FROM "{table}" ORDER BY 1, 2').fetchall()
+        out["fts"] = {
+            w: conn.execute(
+                "SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rowid", (w,)
+            ).fetchall()
+            for w in fts_words
+        }
+        out["journal_mode"] = conn.execute("PRAGMA journal_mode").fetchone()
+        return out
+    finally:
+        conn.close()
+
+
+def test_a_cold_index_stores_exactly_what_the_row_by_row_write_stores(tmp_path, monkeypatch):
+    """Issue 12 (the cold write): the one-pass fill of an empty index — rows without indexes, then the
+    indexes and the full-text index built once, through a rollback journal — leaves every table, the
+    schema and the full-text answers equal to the write that diffs and inserts row by row."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store import db, writer
+
+    monkeypatch.setattr(writer, "now_ms", lambda: 1_700_000_000_000)
+    monkeypatch.setattr(db, "_now_ms", lambda: 1_700_000_000_000)
+    cold = ProjectPaths(_project(tmp_path / "cold").resolve())
+    summary = index_project(cold, workers=1)
+    assert summary.nodes >= writer.BULK_ROWS and summary.edges >= writer.BULK_ROWS  # the cold path ran
+    monkeypatch.setattr(writer, "BULK_ROWS", 10**9)  # every write goes the row-by-row way
+    monkeypatch.setattr(writer, "BULK_FTS_ROWS", 10**9)
+    slow = ProjectPaths(_project(tmp_path / "slow").resolve())
+    index_project(slow, workers=1)
+    words = ["Thing3", "act_2", "helper_7", "number"]
+    fast, reference = _dump(cold.db, words), _dump(slow.db, words)
+    assert fast["journal_mode"] == ("wal",)
+    assert all(fast["fts"].values())
+    assert fast == reference
+
+
+def test_a_cold_index_killed_in_its_write_is_rolled_back_and_says_unfinished(tmp_path):
+    """A kill -9 inside the cold write's transaction (rollback journal): the next open rolls it back,
+    the index says ``indexing`` with no rows, is sound and in WAL again, and the next run completes."""
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.db import connect_writer
+
+    root = _project(tmp_path / "p")
+    script = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from codegraph.store import writer\n"
+        "from codegraph.index.indexer import index_project\n"
+        "from codegraph.paths import ProjectPaths\n"
+        "def die(conn, *a, **k):\n"
+        "    assert conn.execute('SELECT COUNT(*) FROM nodes').fetchone()[0] > 0\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "writer._finish = die\n"
+        "index_project(ProjectPaths(Path(sys.argv[1])), workers=1)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, str(root.resolve())], capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    paths = ProjectPaths(root.resolve())
+    assert os.path.exists(f"{paths.db}-journal")  # the hot journal of the killed transaction
+    conn = connect_writer(paths.db)
+    try:
+        assert conn.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        assert conn.execute("SELECT COUNT(*) FROM nodes").fetchone() == (0,)
+        state = conn.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone()
+        assert state == ("indexing",)
+    finally:
+        conn.close()
+    summary = index_project(paths, workers=1)
+    assert summary.nodes > 0
+    check = sqlite3.connect(paths.db)
+    assert check.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone() == (
+        "complete",
+    )
+    check.close()
+
+
+def test_a_cold_index_with_a_reader_holding_the_file_open_stays_in_wal(tmp_path):
+    """The rollback journal needs the file to itself; with another connection open the cold write
+    keeps WAL (the reader is never blocked) and stores the same rows."""
+    import sqlite3
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.db import connect_writer
+
+    paths = ProjectPaths(_project(tmp_path / "p").resolve())
+    connect_writer(paths.db).close()  # the empty index exists
+    reader = sqlite3.connect(paths.db)
+    try:
+        assert reader.execute("SELECT COUNT(*) FROM nodes").fetchone() == (0,)
+        summary = index_project(paths, workers=1)
+        assert reader.execute("SELECT COUNT(*) FROM nodes").fetchone() == (summary.nodes,)
+        assert reader.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        reader.close()
