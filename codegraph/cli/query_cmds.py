@@ -45,8 +45,7 @@ _CONFIDENCE = _Confidence(0, 1)
 
 
 def _run(path, as_json, fn, *args, **kwargs) -> None:
-    if fn is not _status:
-        _freshen(path)
+    watched = fn is not _status and _freshen(path)
 
     def answer(reader):
         with reader.snapshot():  # one committed state, though a daemon's sync commits meanwhile
@@ -64,7 +63,17 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
         changed = changed_files(reader, cited_paths(to_data(result)))
         return result, changed, bool(changed) and read_progress(reader.paths) is not None
 
-    (result, changed, syncing), repaired = read_repairing(path, answer, on_wait=say_waiting)
+    try:
+        (result, changed, syncing), repaired = read_repairing(path, answer, on_wait=say_waiting)
+    except SymbolNotFound:
+        if not watched:
+            raise
+        changed = ["?"]  # a miss with a watching daemon: asked again below, as for a stale answer
+    if watched and changed:
+        # the daemon said current, yet the disk differs: its watcher had not yet seen an edit made
+        # just before this command (its events were still on their way); ask once more, then answer
+        _freshen(path)
+        (result, changed, syncing), repaired = read_repairing(path, answer, on_wait=say_waiting)
     if repaired:
         click.echo(f"codegraph: {repaired}", err=True)
     if changed:
@@ -72,10 +81,11 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
     click.echo(to_json(result) if as_json else render(result))
 
 
-def _freshen(path) -> None:
+def _freshen(path) -> bool:
     """With a daemon watching the project, have it sync the edits it has seen before this query reads
     the index (issue 12); its note on stderr when it could not in time. Without one, nothing: the
-    answer's "changed on disk" banner says what is stale."""
+    answer's "changed on disk" banner says what is stale. True when a watching daemon says the graph
+    is current."""
     import os
     from pathlib import Path
 
@@ -85,10 +95,11 @@ def _freshen(path) -> None:
     try:
         root = service.project_root(Path(path or os.getcwd()))
     except (CodegraphError, OSError):
-        return  # the query itself says what is wrong with the path
-    _, note = service.freshen(root)
+        return False  # the query itself says what is wrong with the path
+    fresh, note = service.freshen(root)
     if note:
         click.echo(note, err=True)
+    return fresh
 
 
 def _common(fn):
