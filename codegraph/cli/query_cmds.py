@@ -64,16 +64,17 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
         return result, changed, bool(changed) and read_progress(reader.paths) is not None
 
     try:
-        (result, changed, syncing), repaired = read_repairing(path, answer, on_wait=say_waiting)
+        out = read_repairing(path, answer, on_wait=say_waiting)
     except SymbolNotFound:
         if not watched:
             raise
-        changed = ["?"]  # a miss with a watching daemon: asked again below, as for a stale answer
-    if watched and changed:
+        out = None  # a miss with a watching daemon: asked again, as a stale answer is
+    if out is None or (watched and out[0][1]):
         # the daemon said current, yet the disk differs: its watcher had not yet seen an edit made
         # just before this command (its events were still on their way); ask once more, then answer
         _freshen(path)
-        (result, changed, syncing), repaired = read_repairing(path, answer, on_wait=say_waiting)
+        out = read_repairing(path, answer, on_wait=say_waiting)
+    (result, changed, syncing), repaired = out
     if repaired:
         click.echo(f"codegraph: {repaired}", err=True)
     if changed:
