@@ -365,6 +365,11 @@ class Daemon:
     def _fresh(self, message: dict, reply) -> None:
         """``daemon/fresh``: bring the graph up to date for a CLI query (as an MCP call does first,
         ``watch.before_answer``); replies ``{"fresh": bool, "note": str | None}`` (issue 12)."""
+        if self.watcher is None:
+            # not watching by decision (auto-sync off): nothing to sync, and no note either — the CLI's
+            # own "changed on disk" banner says when an answer is stale, as without a daemon
+            reply(protocol.result(message.get("id"), {"fresh": False, "note": None}))
+            return
         try:
             from codegraph.index.watch import before_answer
 

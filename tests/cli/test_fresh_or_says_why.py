@@ -85,6 +85,34 @@ def test_cli_query_says_so_when_the_daemon_cannot_sync_in_time(shop, tmp_path):
         proc.wait(10)
 
 
+def test_a_daemon_with_auto_sync_off_adds_no_note_to_cli_answers(shop, tmp_path):
+    # stop 11: such a daemon added "Note: auto-sync off…" to every CLI query, current or not
+    with open(tmp_path / "daemon.err", "wb") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "codegraph.mcp.daemon", str(shop)],
+            env={**os.environ, "CODEGRAPH_NO_WATCH": "1"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+    try:
+        assert wire.wait_until(
+            lambda: "CODEGRAPH_NO_WATCH" in str((service.status(shop) or {}).get("watch_note")), 15
+        ), "no daemon"
+        current = _cli(shop, "callers", "render_rows")
+        assert current.returncode == 0, current.stderr
+        assert "list_products" in current.stdout
+        assert current.stderr == ""
+        views = shop / VIEWS
+        views.write_text("# one line more\n" + views.read_text())
+        stale = _cli(shop, "callers", "render_rows")
+        assert "auto-sync" not in stale.stderr
+        assert "changed on disk since the last index: shop/views.py" in stale.stderr  # as without a daemon
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def test_a_miss_after_an_edit_says_files_changed_since_the_last_sync(shop):
     views = shop / VIEWS
     views.write_text(views.read_text() + "\n\ndef brand_new():\n    return 2\n")
