@@ -64,6 +64,7 @@ NAMED_FILES = 3  # at most this many files define the named symbols: their words
 HUB_DAMPING = 0.5  # a file's walk share is divided by (its size / the mean size) ** this, above 1
 RANKED_FILES = 30  # files ranked exactly (the envelope shows ≤ 10, lists ≤ 12 more)
 LEXICAL_NODE = 0.5  # a symbol's lexical share added to its walk score (relative to the best)
+DATA_MEMBERS = frozenset({"property", "field"})  # a whole-name word match does not seed them (_seeds)
 TYPE_LEVEL = frozenset({"interface", "type_alias", "enum", "enum_member", "namespace", "property"})
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#)[A-Za-z_$][A-Za-z0-9_$]*)*")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
@@ -217,10 +218,11 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[No
         for n in found[:12]:
             seeds[n.id] = (n, max(weight, seeds.get(n.id, (n, 0))[1]))
     # a word that is a symbol's whole name ("how does authenticate check…"), weighted by how rare the
-    # word is among the question's (a common one, "request", would otherwise lead)
+    # word is among the question's (a common one, "request", would otherwise lead); not a field or
+    # property: "…a request path" seeded go-gin on five structs' `path` fields — data, not a flow
     top_idf = max(lexical.idf.values(), default=0.0) or 1.0
     for word in terms.words:
-        exact = [n for n in reader.nodes_named(word) if n.kind != "property"]
+        exact = [n for n in reader.nodes_named(word) if n.kind not in DATA_MEMBERS]
         rarity = (lexical.idf.get(word, top_idf) / top_idf) ** 2
         for n in exact[:8]:
             if n.id not in seeds:

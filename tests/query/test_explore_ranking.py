@@ -6,6 +6,7 @@ ambient declarations ×0.5, min() of the two, tests ×0.5 on top, damp never dro
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -270,3 +271,26 @@ def test_probe_prints_the_same_numbers_on_every_run():
     assert "penalty" in runs[0] and HANDWRITTEN_DECLS in runs[0]
     assert "[generated; declarations only]" in runs[0]
     assert "[generated; declarations only]" not in runs[2] and runs[2] != runs[0]
+
+
+@pytest.mark.needs_shared
+def test_struct_fields_named_like_a_question_word_do_not_seed_go_gin(tmp_path):
+    # stop 11's new user: "…a request path" seeded gin on `path` fields of five structs (tree.go and
+    # tests) through the whole-name rule, ahead of the router's code; a field is data, not a flow
+    from tests.conftest import load_script
+
+    bench = load_script("bench/resolution_bench.py")
+    try:
+        source = bench.corpus_dir("go-gin")
+    except bench.CorpusError as e:
+        pytest.skip(str(e))
+    root = tmp_path / "gin"
+    shutil.copytree(source, root, symlinks=True, ignore=shutil.ignore_patterns(".codegraph"))
+    index_project(ProjectPaths(root))
+    with Reader(root) as reader:
+        ranking = explore.rank(reader, "how does the router find the handler for a request path")
+    assert (
+        ranking.seeds[0].qualified_name == "node::findCaseInsensitivePath"
+    )  # tree.go: matches "find", "path"
+    named_by_a_word = [n.qualified_name for n in ranking.seeds if n.kind == "field" and n.name == "path"]
+    assert named_by_a_word == []  # fields still seed through the words' lexical match, by their weight
