@@ -588,10 +588,8 @@ def _innermost_package(project, path: str, source: str, name: str, wanted) -> No
     def defined(pkg: str) -> dict[str, Node]:
         return {
             n.id: n
-            for f in state.packages.get(pkg, ())
-            if f != path
-            for n in project.top.get(f, {}).get(name, ())
-            if n.kind in wanted
+            for f, n in state.package_top(project, pkg).get(name, ())
+            if f != path and n.kind in wanted
         }
 
     for pkg in reversed(state.opened.get(path, ())):
@@ -756,11 +754,13 @@ def _companion(project, path: str, ref) -> tuple[Node | None, str] | None:
         return picked, how
     if "." in recv or recv in ("this", "super") or recv.startswith("<"):
         return None
-    if project.type_of(path, ref.source, recv) is not None:
-        return None  # a typed value: an instance call
+    # the name first: most receivers are values that name no class (asking the type of each one
+    # first cost a tenth of Scala's library's resolve phase)
     target, _ = project.lookup_bare(path, ref.source, recv, allow_unique=False, wanted=TYPE_TARGETS)
     if not isinstance(target, Node) or target.id not in companions:
         return None
+    if project.type_of(path, ref.source, recv) is not None:
+        return None  # a typed value: an instance call
     member = project.member(companions[target.id].id, ref.name.rsplit(".", 1)[-1])
     if member is None or member.kind not in ("method", "function"):
         return None, ""  # no such member of the object (a val read, or not in the project)
@@ -777,6 +777,20 @@ class _Packages:
         self.companions: dict[str, Node] = {}  # class or trait id -> its companion object
         self.imported: dict[str, dict[str, str]] = {}  # file -> local name -> imported dotted path
         self._visible: dict[str, list[str]] = {}
+        self._tops: dict[str, dict[str, list[tuple[str, Node]]]] = {}
+
+    def package_top(self, project, pkg: str) -> dict[str, list[tuple[str, Node]]]:
+        """The top-level definitions of a package's files by name, each with its file, in file order.
+        Built on first use, during resolution: the name tables no longer change then (the companion
+        pairing of ``prepare`` is done). One table per package instead of a walk over the package's
+        files for each name: ``_innermost_package`` asked 4k times on Scala's library (0.1 s)."""
+        table = self._tops.get(pkg)
+        if table is None:
+            table = self._tops[pkg] = defaultdict(list)
+            for f in self.packages.get(pkg, ()):
+                for name, nodes in project.top.get(f, {}).items():
+                    table[name].extend((f, n) for n in nodes)
+        return table
 
     def package_named(self, from_path: str, spec: str) -> str | None:
         """The project package an import path names from a file: absolute, else relative to the
