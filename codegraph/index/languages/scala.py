@@ -87,6 +87,12 @@ def call_chain(node) -> str | None:
     )
 
 
+def _parameterless(ts) -> bool:
+    """Does the def take no value parameters (implicit clauses aside)?"""
+    clauses = [c for c in ts.children_by_field_name("parameters") if c.type == "parameters"]
+    return all(any(k.type == "implicit" for k in c.children) for c in clauses)
+
+
 def _in_type_body(ts) -> bool:
     """Is ``ts`` a member of a named class, object, trait or enum (not of an anonymous ``new T { }``)?"""
     parent = ts.parent
@@ -254,9 +260,7 @@ class ScalaExtractor(Extractor):
         # parameterless: no value parameter clause but implicit ones (`def newBuilder[A](implicit
         # ord: ClassTag[A]): Builder[A, CC[A]]`, called as `newBuilder[A].result()`); the field
         # `parameters` also names the type parameters
-        clauses = [c for c in ts.children_by_field_name("parameters") if c.type == "parameters"]
-        parameterless = all(any(k.type == "implicit" for k in c.children) for c in clauses)
-        if name is not None and ret and parameterless and _in_type_body(ts):
+        if name is not None and ret and _parameterless(ts) and _in_type_body(ts):
             # `def scheduler: IScheduler` is read like a field: `scheduler.execute(...)`
             self.type_fact(ts.parent, text(name), ret)
             self.type_fact(ts.parent, f"this.{text(name)}", ret)
@@ -410,35 +414,54 @@ class ScalaExtractor(Extractor):
                 self.bind(ts, "", module, "*", node=nid)
 
     # ---------------------------------------------------------------- node details
+    def function_details(self, node: Node, ts) -> None:
+        """Nothing: :meth:`node_details` fills a def's fields in the same pass over its children
+        (the generic reading looks for modifiers Scala's grammar does not put there)."""
+
     def node_details(self, node: Node, d: Def) -> None:
         ts = d.ts
-        mods = next((c for c in ts.children if c.type == "modifiers"), None)
-        words = set(text(mods).replace("[", " ").split()) if mods is not None else set()
-        access = next((c for c in ts.children if c.type == "access_modifier"), None)
-        if access is not None:
-            words |= set(text(access).replace("[", " ").split())
+        t = ts.type
+        words: set[str] = set()
+        case = False
+        clauses = []
+        read: set[str] = set()  # the first `modifiers` and the first `access_modifier` count
+        for c in ts.children:
+            ct = c.type
+            if (ct == "modifiers" or ct == "access_modifier") and ct not in read:
+                read.add(ct)
+                words |= set(text(c).replace("[", " ").split())
+            elif ct == "parameters":
+                clauses.append(c)
+            elif ct == "case":
+                case = True
         node.visibility = "private" if "private" in words else "protected" if "protected" in words else None
         node.is_exported = node.visibility is None
-        node.is_abstract = "abstract" in words or ts.type in ("function_declaration", "val_declaration")
-        if ts.type == "object_definition":
+        node.is_abstract = "abstract" in words or t in ("function_declaration", "val_declaration")
+        if t == "object_definition":
             node.signature = f"object {d.name}"
-        elif ts.type == "class_definition":
+        elif t == "class_definition":
             params = ts.child_by_field_name("class_parameters")
-            case = any(c.type == "case" for c in ts.children)
             sig = squash(text(params)) if params is not None else ""
             node.signature = ("case class " + d.name + sig) if case else (sig or None)
-        elif ts.type == "type_definition":
+        elif t == "type_definition":
             target = ts.child_by_field_name("type")
             if target is not None:
                 node.return_type = squash(text(target), 120)
-        elif ts.type in ("val_definition", "var_definition", "val_declaration", "var_declaration"):
+        elif t in ("val_definition", "var_definition", "val_declaration", "var_declaration"):
             typ = ts.child_by_field_name("type")
             if typ is not None:
                 node.return_type = squash(text(typ), 120)
         elif node.kind in ("function", "method"):
-            params = [c for c in ts.children if c.type == "parameters"]
-            if params:
-                node.signature = "".join(squash(text(p)) for p in params)
+            if clauses:
+                node.signature = "".join(squash(text(p)) for p in clauses)
+            else:  # `def size[A]: Int`: the `parameters` field names the type parameters
+                params = ts.child_by_field_name("parameters")
+                if params is not None:
+                    sig = squash(text(params))
+                    node.signature = sig if sig.startswith("(") else f"({sig})"
+            ret = ts.child_by_field_name("return_type")
+            if ret is not None:
+                node.return_type = squash(text(ret).lstrip(":").strip(), 120)
         node.docstring = _doc_comment(ts)
 
 
