@@ -319,7 +319,7 @@ class DartExtractor(Extractor):
             return
         dotted = ".".join(reversed(parts)).replace(".()", "()")
         if len(parts) == 1 and shadowed(
-            sel, parts[0], binders=BINDERS, idents=IDENTS, stop=STOPS, header=_params
+            sel, parts[0], binders=BINDERS, idents=IDENTS, stop=STOPS, header=_params, memo=self.shadow_memo
         ):
             self.local_name(sel, parts[0])  # void draw(void Function() render) { render(); }
         self.call_ref(sel, dotted)
@@ -438,6 +438,7 @@ class DartExtractor(Extractor):
 
     def run(self):
         self._body_of: dict[int, tree_sitter.Node] = {}
+        self.shadow_memo: dict = {}  # _shadow.shadowed's, for this tree
         return super().run()
 
 

@@ -153,6 +153,7 @@ def arg_count(call) -> int | None:
 class KotlinExtractor(Extractor):
     def begin(self, root) -> None:
         self.class_defs: dict[tuple[int, int], Def] = {}
+        self.shadow_memo: dict = {}  # _shadow.shadowed's, for this tree
         self.file_facts: list[tuple[str, str]] = []
         header = first(root, "package_header")
         if header is not None:
@@ -387,7 +388,7 @@ class KotlinExtractor(Extractor):
         arity = arg_count(ts)
         if callee.type == "simple_identifier":
             name = text(callee)
-            if shadowed(ts, name, binders=BINDERS, idents=IDENTS, stop=SCOPE_STOPS):
+            if shadowed(ts, name, binders=BINDERS, idents=IDENTS, stop=SCOPE_STOPS, memo=self.shadow_memo):
                 self.local_name(ts, name)  # fun draw(render: () -> Unit) { render() }
             self._ref(ts, "calls", name, "<scope>" if self._in_receiver_block(ts) else None, arity)
         elif callee.type == "navigation_expression":
