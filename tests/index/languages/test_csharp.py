@@ -254,3 +254,46 @@ def test_csharp_sync_after_editing_a_partial_part_equals_a_full_index(tmp_path):
         assert f"{ACC}::Account::Record" in {
             s.node.qualified_name for g in callees(r, "Account.Withdraw").groups for s in g.sites
         }
+
+
+METHOD_GROUPS = b"""namespace N
+{
+    class C
+    {
+        void Show(string s) { }
+        void Use(object o) { }
+        void Run(System.Action<string> print)
+        {
+            var items = new System.Collections.Generic.List<string>();
+            items.ForEach(Show);
+            Use(items);
+            Use(print);
+        }
+        void Other()
+        {
+            System.Action<string> Show = s => { };
+            Use(Show);
+        }
+    }
+}
+"""
+
+
+def test_csharp_a_local_or_parameter_passed_as_an_argument_leaves_no_value_reference():
+    fx = extract("C.cs", METHOD_GROUPS, "csharp")
+    name_of = {n.id: n.name for n in fx.nodes}
+    values = sorted((name_of[r.source], r.name) for r in fx.refs if r.kind == "value")
+    # Show in Run is the method group (no local of that name): kept for the resolver; items, print
+    # and Other's local Show can only mean the locals, which never make an edge
+    assert values == [("Run", "Show")]
+
+
+def test_csharp_a_method_group_argument_references_the_method_and_a_same_named_local_does_not(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "C.cs").write_bytes(METHOD_GROUPS)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as r:
+        assert edges_of(r, "references") == {("N::C::Run", "N::C::Show")}

@@ -301,3 +301,44 @@ def test_every_operation_answers_on_the_go_fixture(go, monkeypatch):
         "codegraph_explore": ({"query": "how does the store add an item and log it"}, "func (s *Store) Add"),
     }
     answers(root, cases)
+
+
+FUNC_VALUES = """package main
+
+func handle() {}
+
+func register(f func()) {}
+
+func main() {
+	h := handle
+	register(handle)
+	register(h)
+}
+
+func other(handle func()) {
+	register(handle)
+}
+"""
+
+
+def test_a_local_or_parameter_passed_as_an_argument_leaves_no_value_reference():
+    from codegraph.index.extract import extract
+
+    fx = extract("main.go", FUNC_VALUES.encode(), "go")
+    name_of = {n.id: n.name for n in fx.nodes}
+    values = [(name_of[r.source], r.name) for r in fx.refs if r.kind == "value"]
+    # register(handle) in main passes the function; h and other's parameter handle are locals,
+    # which the resolver never turns into an edge
+    assert values == [("main", "handle")]
+
+
+def test_a_function_passed_as_a_value_is_referenced_and_a_same_named_parameter_is_not(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "go.mod").write_text("module example.com/m\n")
+    (tmp_path / "main.go").write_text(FUNC_VALUES)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as r:
+        assert edges(r, "references") == {("main", "main.go:handle")}
