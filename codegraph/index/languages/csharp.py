@@ -21,7 +21,6 @@ from collections import defaultdict
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages import _overloads
-from codegraph.index.languages._values import drop_shadowed_values
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
@@ -172,7 +171,6 @@ class CSharpExtractor(Extractor):
 
     def run(self):
         out = super().run()
-        drop_shadowed_values(out, self.lang.implicit_members)
         for r in out.refs:
             r.arity = self._arity.get((r.line, r.col, r.name))
         return out

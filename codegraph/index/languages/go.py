@@ -18,7 +18,6 @@ import re
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
-from codegraph.index.languages._values import drop_shadowed_values
 from codegraph.index.languages.base import ELEMENT, HELD_BY, LanguageModule
 from codegraph.model import Node
 
@@ -198,7 +197,6 @@ class GoExtractor(Extractor):
         if moved:
             out.contains = [(moved.get(child, parent), child) for parent, child in out.contains]
             out.owners = [(nid, owner) for nid, owner in out.owners if nid not in moved]
-        drop_shadowed_values(out, self.lang.implicit_members)
         return out
 
     def begin(self, root) -> None:
