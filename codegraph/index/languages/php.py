@@ -85,6 +85,10 @@ INCLUDES = frozenset(
     {"require_expression", "require_once_expression", "include_expression", "include_once_expression"}
 )
 _DOC_LINE = re.compile(r"^\s*\*+ ?")
+# every line's leading ``*`` at once; whitespace the pattern eats across blank lines squashes away
+_DOC_LINES = re.compile(r"^\s*\*+ ?", re.MULTILINE)
+# line breaks str.splitlines knows and a multi-line pattern does not (a lone CR, form feed…)
+_ODD_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 class _Scope:
@@ -615,9 +619,18 @@ def _doc_comment(ts) -> str | None:
     raw = text(prev)
     if not raw.startswith("/**"):
         return None
-    body = raw[3:-2] if raw.endswith("*/") else raw[3:]
-    lines = [_DOC_LINE.sub("", line).rstrip() for line in body.splitlines()]
-    return squash(" ".join(line for line in lines if line), MAX_DOCSTRING) or None
+    return _doc_text(raw[3:-2] if raw.endswith("*/") else raw[3:])
+
+
+def _doc_text(body: str) -> str | None:
+    """A docblock's text: each line's leading ``*`` run (and one space after it) removed, blank
+    lines dropped, whitespace squashed. One pass over the whole block where a multi-line pattern
+    sees the same line starts as ``str.splitlines`` (whitespace the pattern eats across blank lines
+    squashes away anyway): the per-line loop was an eighth of Laravel's extraction under cProfile."""
+    if _ODD_BREAK.search(body):
+        lines = [_DOC_LINE.sub("", line).rstrip() for line in body.splitlines()]
+        return squash(" ".join(line for line in lines if line), MAX_DOCSTRING) or None
+    return squash(_DOC_LINES.sub("", body), MAX_DOCSTRING) or None
 
 
 class _Index:

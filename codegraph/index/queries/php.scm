@@ -1,15 +1,15 @@
 ; PHP: the syntax nodes the extractor turns into symbols and references.
 ; Definitions
-(namespace_definition name: (namespace_name) @name) @definition.namespace
-(class_declaration name: (name) @name) @definition.class
-(interface_declaration name: (name) @name) @definition.interface
-(trait_declaration name: (name) @name) @definition.trait
-(enum_declaration name: (name) @name) @definition.enum
-(function_definition name: (name) @name) @definition.function
-(method_declaration name: (name) @name) @definition.method
+(namespace_definition name: (namespace_name)) @definition.namespace
+(class_declaration name: (name)) @definition.class
+(interface_declaration name: (name)) @definition.interface
+(trait_declaration name: (name)) @definition.trait
+(enum_declaration name: (name)) @definition.enum
+(function_definition name: (name)) @definition.function
+(method_declaration name: (name)) @definition.method
 (property_declaration) @definition.property
 (const_declaration) @definition.constant
-(enum_case name: (name) @name) @definition.enum_member
+(enum_case name: (name)) @definition.enum_member
 ; Imports
 (namespace_use_declaration) @import
 (require_expression) @import.include

@@ -338,3 +338,68 @@ def test_a_static_propertys_declared_type_types_calls_through_it(tmp_path):
     # an untyped static property says nothing about what it holds
     assert not [t for s, t in calls if s == "Shop::Registry::boot" and t == "Shop::Log::write"]
     assert "\\Shop\\Registry.$log.write" in left
+
+
+def _doc_line_by_line(body: str) -> str | None:
+    """The docblock rule as first written: each line's leading ``*`` run (and one space) removed,
+    blank lines dropped, the rest joined and squashed."""
+    import re
+
+    from codegraph.index.extract import MAX_DOCSTRING, squash
+
+    lines = [re.sub(r"^\s*\*+ ?", "", line).rstrip() for line in body.splitlines()]
+    return squash(" ".join(line for line in lines if line), MAX_DOCSTRING) or None
+
+
+_DOC_PIECES = [
+    "\n",
+    "\r\n",
+    "\r",
+    "\x0c",
+    "\u2028",
+    " ",
+    "\t",
+    "*",
+    "**",
+    " * ",
+    "word",
+    "@param int $x",
+    "é",
+]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "\n * Run the job.\n *\n * @return void\n ",
+        "\r\n * CRLF lines.\r\n *\r\n   ** two stars\r\n ",
+        "\n\n\n * after blank lines\n\n *\n",
+        "* first line starts with a star\n*no space\n ***   three",
+        "\r * a lone CR\r * breaks lines\x0c * and a form feed",
+        " one line ",
+        "\n * " + "long " * 400,
+    ],
+)
+def test_php_docblock_text_is_the_line_by_line_rule(body):
+    from codegraph.index.languages import parser_for
+    from codegraph.index.languages.php import _doc_comment
+
+    src = f"<?php\n/**{body}*/\nfunction f() {{}}\n".encode()
+    fn = parser_for("php").parse(src).root_node.named_children[-1]
+    assert fn.type == "function_definition"
+    assert _doc_comment(fn) == _doc_line_by_line(body)
+
+
+def test_php_docblock_text_is_the_line_by_line_rule_for_any_mix_of_breaks_and_stars():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from codegraph.index.languages.php import _doc_text
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(_DOC_PIECES), max_size=30))
+    def check(pieces):
+        body = "".join(pieces)
+        assert _doc_text(body) == _doc_line_by_line(body)
+
+    check()
