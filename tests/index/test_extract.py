@@ -22,3 +22,17 @@ def test_a_type_fact_inside_a_same_line_duplicate_class_is_dropped_with_the_clas
     source = b"class A { m() { this.x = new Foo(); } } class A { n() { this.y = new Bar(); } }\n"
     fx = extract("a.js", source, "javascript", "javascript")
     assert [(var, type_name) for _, var, type_name in fx.assigned_types] == [("this.x", "Foo")]
+
+
+def test_squash_collapses_every_unicode_space_run_to_one_space_as_the_regex_did():
+    import re
+    import sys
+
+    from codegraph.index.extract import squash
+
+    spaces = "".join(chr(c) for c in range(sys.maxunicode + 1) if re.match(r"\s", chr(c)))
+    assert len(spaces) > 20  # tab, newline… and Unicode's: no-break space, ideographic space
+    value = f"{spaces}def f(a,{spaces}b){spaces}\u00a0x\u3000y{spaces}"
+    assert squash(value, 10_000) == "def f(a, b) x y" == re.sub(r"\s+", " ", value).strip()
+    assert squash("a" * 10 + "  b", 8) == "aaaaaaa…"
+    assert squash("a\u200bb  c") == "a\u200bb c"  # a zero-width space is not a space to either

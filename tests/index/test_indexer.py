@@ -374,3 +374,40 @@ def test_the_parent_compiles_each_query_before_forking_the_workers(tmp_path):
     parsed, skipped = indexer._parse_all(str(root.resolve()), files, 2, None)
     assert len(parsed) == len(files) and not skipped
     assert query_for.cache_info().currsize == 1  # python's, compiled here, not in the workers alone
+
+
+def test_the_parent_keeps_worker_results_with_its_collector_paused_while_the_workers_collect(
+    tmp_path, monkeypatch
+):
+    """Each file's rows join the parent's heap and stay till the write; collections walking them
+    all cost the parent CPU the workers wanted. The workers still collect, and the parent's
+    collector is running again after the parse."""
+    import gc
+
+    from codegraph.index import cache, extract, indexer
+    from codegraph.index.discover import discover
+
+    root = copy_fixture("python", tmp_path)
+    for i in range(indexer.PARALLEL_MIN_FILES):  # enough files for the worker pool
+        (root / f"extra{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    real_extract, real_from_rows = extract.extract, cache.from_rows
+    parent_saw: list[bool] = []
+
+    def extract_noting_the_collector(*args):
+        fx = real_extract(*args)
+        fx.errors.append(f"collector on: {gc.isenabled()}")
+        return fx
+
+    def from_rows_noting_the_collector(payload, **kw):
+        parent_saw.append(gc.isenabled())
+        return real_from_rows(payload, **kw)
+
+    monkeypatch.setattr(extract, "extract", extract_noting_the_collector)
+    monkeypatch.setattr(cache, "from_rows", from_rows_noting_the_collector)
+    files = discover(root.resolve()).files
+    assert gc.isenabled()
+    parsed, _ = indexer._parse_all(str(root.resolve()), files, 2, None)
+    assert len(parsed) == len(files) == len(parent_saw)
+    assert {p.extraction.errors[-1] for p in parsed} == {"collector on: True"}  # in the workers
+    assert set(parent_saw) == {False}
+    assert gc.isenabled()
