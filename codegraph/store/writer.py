@@ -450,7 +450,16 @@ def _write_first(
     conn.execute("BEGIN IMMEDIATE")
     try:
         triggers = _fill_files(conn, ts, parsed, mentions, interfaces)
-        _fill_resolution(conn, edges, unresolved, skipped, metadata, skip_stats, per_file, triggers)
+        _fill_resolution(
+            conn,
+            _edge_rows(edges),
+            _unresolved_rows(unresolved),
+            skipped,
+            metadata,
+            skip_stats,
+            per_file,
+            triggers,
+        )
     except BaseException:
         conn.execute("ROLLBACK")
         raise
@@ -473,16 +482,19 @@ def _fill_files(conn, ts, parsed, mentions, interfaces) -> list[str]:
     return triggers
 
 
-def _fill_resolution(conn, edges, unresolved, skipped, metadata, skip_stats, per_file, triggers) -> None:
-    """The second half of :func:`_write_first`: the edges, unresolved references and per-file
+def _fill_resolution(
+    conn, edge_rows, unresolved_rows, skipped, metadata, skip_stats, per_file, triggers
+) -> None:
+    """The second half of :func:`_write_first`: the edges and unresolved references (rows as
+    :func:`_edge_rows` and :func:`_unresolved_rows` make them; any iterable) and the per-file
     resolution rows with their indexes, the skipped files and metadata, the full-text triggers back;
     then the commit."""
     for table in ("edges", "unresolved_refs"):
         indexes = _suspend_indexes(conn, table)
         if table == "edges":
-            conn.executemany(_EDGE_SQL, _edge_rows(edges))
+            conn.executemany(_EDGE_SQL, edge_rows)
         else:
-            conn.executemany(_UNRESOLVED_SQL, _unresolved_rows(unresolved))
+            conn.executemany(_UNRESOLVED_SQL, unresolved_rows)
         for sql in indexes:
             conn.execute(sql)
     _insert_blobs(conn, None, None, per_file)
@@ -540,12 +552,24 @@ class FirstWrite:
         Raises:
             sqlite3.Error: the thread's or this half's failure; the transaction is rolled back.
         """
-        self._thread.join()
+        try:
+            # built while the thread may still be inside SQLite (its index and full-text builds hold
+            # no GIL): django-sdist's 175k edge rows take 0.4 s of CPU, its 100k unresolved rows 0.4 s
+            edge_rows, unresolved_rows = _edge_rows(edges), _unresolved_rows(unresolved)
+        finally:
+            self._thread.join()
         try:
             if self._error is not None:
                 raise self._error
             _fill_resolution(
-                self._conn, edges, unresolved, skipped, metadata, skip_stats, per_file, self._triggers
+                self._conn,
+                edge_rows,
+                unresolved_rows,
+                skipped,
+                metadata,
+                skip_stats,
+                per_file,
+                self._triggers,
             )
         except BaseException:
             self._rollback()
