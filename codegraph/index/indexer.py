@@ -648,8 +648,9 @@ def _update(
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    # a first index writes what needs no resolution on a thread meanwhile (issue 12: on django-sdist one
-    # core idled through resolve and write, 9.6 s); nothing was reused, so no interface is backfilled
+    # a first index writes what needs no resolution now and builds its indexes on a thread while this
+    # one resolves (issue 12: on django-sdist one core idled through resolve and write, 9.6 s); nothing
+    # was reused, so no interface is backfilled
     first = (
         None if previous or reuse_set else writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
     )

@@ -449,7 +449,8 @@ def _write_first(
     same transaction (nothing to diff, nothing to delete)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        triggers = _fill_files(conn, ts, parsed, mentions, interfaces)
+        triggers, indexes = _fill_files(conn, ts, parsed, mentions, interfaces)
+        _fill_indexes(conn, indexes)
         _fill_resolution(
             conn,
             _edge_rows(edges),
@@ -465,21 +466,26 @@ def _write_first(
         raise
 
 
-def _fill_files(conn, ts, parsed, mentions, interfaces) -> list[str]:
-    """The first half of :func:`_write_first`, inside its transaction: what needs no resolution (the
-    nodes, files, extraction-cache, interface and mentions rows, the name vocabulary, the nodes'
-    indexes and the full-text index). Returns the SQL of the full-text triggers, dropped until
-    :func:`_fill_resolution` restores them."""
+def _fill_files(conn, ts, parsed, mentions, interfaces) -> tuple[list[str], list[str]]:
+    """The first half of :func:`_write_first`, inside its transaction: the rows that need no
+    resolution (nodes, files, extraction cache, interface, mentions, name vocabulary), inserted with
+    the nodes' indexes and the full-text triggers dropped. Returns the SQL of both, for
+    :func:`_fill_indexes` and :func:`_fill_resolution` to restore."""
     triggers = _suspend_fts_triggers(conn)
     indexes = _suspend_indexes(conn, "nodes")
     _insert_files(conn, parsed, ts)
-    for sql in indexes:
-        conn.execute(sql)
     _insert_blobs(conn, interfaces, mentions, None)
     conn.executemany(_VOCAB_SQL, _vocab_rows(parsed))
+    return triggers, indexes
+
+
+def _fill_indexes(conn, indexes: list[str]) -> None:
+    """The nodes' indexes, the vocabulary pruned, the full-text index built: a few long statements,
+    each of which SQLite runs without the GIL (so a thread can do them while Python resolves)."""
+    for sql in indexes:
+        conn.execute(sql)
     conn.execute(_VOCAB_PRUNE_SQL)  # a node id two files made: the first one's name may be gone
     conn.execute("INSERT INTO nodes_fts(nodes_fts) VALUES ('rebuild')")
-    return triggers
 
 
 def _fill_resolution(
@@ -505,35 +511,39 @@ def _fill_resolution(
 
 
 class FirstWrite:
-    """A cold index's write, begun while the caller resolves (issue 12): on django-sdist the write
-    took 6.3 s after a 3.3 s resolution, both on one core while the other idled. What needs no
-    resolution (:func:`_fill_files`) is written on a thread; :meth:`finish` waits for it and adds
-    the resolution's rows (:func:`_fill_resolution`). One transaction, as :func:`_write_first`: a
-    crash or :meth:`abort` leaves the index as it was (empty, ``index_state`` unfinished), and the
-    rows equal :func:`write_index`'s.
+    """A cold index's write, begun before the caller resolves (issue 12): on django-sdist the write
+    took 6.3 s after a 3.3 s resolution, both on one core while the other idled. The rows that need
+    no resolution are inserted at once (:func:`_fill_files`); the nodes' indexes and the full-text
+    index are then built on a thread (:func:`_fill_indexes`) while the caller resolves; :meth:`finish`
+    waits for it and adds the resolution's rows (:func:`_fill_resolution`). One transaction, as
+    :func:`_write_first`: a crash or :meth:`abort` leaves the index as it was (empty, ``index_state``
+    unfinished), and the rows equal :func:`write_index`'s.
 
-    The connection belongs to the thread until :meth:`finish` or :meth:`abort`: the caller must not
-    use it meanwhile. SQLite runs each statement without the GIL, so index and full-text builds
-    overlap the caller's Python.
+    Only statements that run long without the GIL go to the thread: the row inserts bind each row
+    with the GIL held and give it up for each step, and beside a busy Python thread each such step
+    waits out the interpreter's switch interval (inserting on the thread made go/x/tools' resolve +
+    write slower, 17.7 → 23.9 s on a loaded machine). The connection belongs to the thread until
+    :meth:`finish` or :meth:`abort`: the caller must not use it meanwhile.
     """
 
     def __init__(self, conn: sqlite3.Connection, parsed, mentions, interfaces) -> None:
         self._conn = conn
         self._journal = rollback_journal(conn)
         self._error: BaseException | None = None
-        self._triggers: list[str] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            self._triggers, indexes = _fill_files(conn, now_ms(), parsed, mentions, interfaces)
+        except BaseException:
+            self._rollback()
+            raise
         self._thread = threading.Thread(
-            target=self._run,
-            args=(now_ms(), parsed, dict(mentions or {}), dict(interfaces or {})),
-            name="codegraph-first-write",
-            daemon=True,
+            target=self._run, args=(indexes,), name="codegraph-first-write", daemon=True
         )
         self._thread.start()
 
-    def _run(self, ts, parsed, mentions, interfaces) -> None:
+    def _run(self, indexes: list[str]) -> None:
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            self._triggers = _fill_files(self._conn, ts, parsed, mentions, interfaces)
+            _fill_indexes(self._conn, indexes)
         except BaseException as exc:  # handed to finish(), which raises it in the caller's thread
             self._error = exc
 

@@ -219,32 +219,40 @@ def test_a_cold_index_with_a_reader_holding_the_file_open_stays_in_wal(tmp_path)
         reader.close()
 
 
-def test_a_cold_index_begins_writing_before_it_resolves(tmp_path, monkeypatch):
-    """Issue 12 (the idle core): a first index's nodes, files and full-text rows are written on a
-    thread while the parent resolves, so resolution starts with that thread already running."""
+def test_a_cold_index_builds_its_node_indexes_while_it_resolves(tmp_path, monkeypatch):
+    """Issue 12 (the idle core): a first index's node indexes and full-text index are built on a
+    thread while the parent resolves: here the build waits until resolution has begun, which a
+    write done after resolution would never see (it would time out)."""
     import threading
 
     from codegraph.index import resolve as resolve_module
     from codegraph.index.indexer import index_project
     from codegraph.paths import ProjectPaths
+    from codegraph.store import writer
 
-    seen = []
-    real = resolve_module.resolve
+    resolving = threading.Event()
+    builds = []
+    real_resolve, real_indexes = resolve_module.resolve, writer._fill_indexes
 
-    def watching(*args, **kwargs):
-        seen.append(sorted(t.name for t in threading.enumerate() if t.name == "codegraph-first-write"))
-        return real(*args, **kwargs)
+    def resolve(*args, **kwargs):
+        resolving.set()
+        return real_resolve(*args, **kwargs)
 
-    monkeypatch.setattr(resolve_module, "resolve", watching)
+    def fill_indexes(conn, indexes):
+        builds.append((resolving.wait(timeout=60), threading.current_thread().name))
+        real_indexes(conn, indexes)
+
+    monkeypatch.setattr(resolve_module, "resolve", resolve)
+    monkeypatch.setattr(writer, "_fill_indexes", fill_indexes)
     paths = ProjectPaths(_project(tmp_path / "p").resolve())
     summary = index_project(paths, workers=1)
-    assert seen == [["codegraph-first-write"]]
+    assert builds == [(True, "codegraph-first-write")]
     assert summary.nodes > 0
     assert not any(t.name == "codegraph-first-write" for t in threading.enumerate())  # joined
     # a sync has a previous index: it resolves first and writes after, with no thread
     (paths.root / "m1.py").write_text("def only():\n    return 1\n")
     index_project(paths, workers=1)
-    assert seen[1:] == [[]]
+    assert len(builds) == 1
 
 
 def test_a_cold_index_written_beside_resolution_equals_the_serial_cold_write(tmp_path, monkeypatch):
@@ -332,8 +340,9 @@ def test_a_cold_index_whose_early_write_fails_reports_that_error(tmp_path, monke
 
 
 def test_a_cold_index_killed_while_resolving_leaves_no_rows_of_its_early_write(tmp_path):
-    """kill -9 after the thread wrote its rows, while the parent resolves: the next open rolls the
-    transaction back; the index says ``indexing`` with no rows, and the next run completes."""
+    """kill -9 while the parent resolves, after the rows that need no resolution and the thread's
+    indexes were written: the next open rolls the transaction back; the index says ``indexing``
+    with no rows, and the next run completes."""
     import signal
     import subprocess
     import sys
@@ -352,8 +361,7 @@ def test_a_cold_index_killed_while_resolving_leaves_no_rows_of_its_early_write(t
         "    for t in threading.enumerate():\n"
         "        if t.name == 'codegraph-first-write':\n"
         "            t.join()\n"
-        "            os.kill(os.getpid(), signal.SIGKILL)\n"
-        "    sys.exit('no early write')\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
         "resolve.resolve = die\n"
         "index_project(ProjectPaths(Path(sys.argv[1])), workers=1)\n"
     )
