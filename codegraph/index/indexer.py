@@ -649,78 +649,107 @@ def _update(
     phase("resolving", len(extractions))
     summary.phases["load"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    with paused_gc():
-        only, why = (
-            (None, manifest_reason)
-            if manifest_reason and previous
-            else _plan(
-                conn,
-                parsed,
-                removed_all,
-                previous,
-                extractions,
-                stats,
-                parsed_mentions,
-                new_mentions,
-                partial,
-            )
-        )
-    complete = partial if only is None else partial & only
-    if complete:  # the files to re-resolve need their own references after all
-        full = writer.load_cached_rows(conn, complete)
-        extractions = [cache.decode(full[fx.path]) if fx.path in complete else fx for fx in extractions]
-        if stats is not None:
-            for fx in extractions:
-                if fx.path in complete:
-                    _MEMO[fx.path] = (*stats[fx.path], fx)
-    resolution = resolve(extractions, only=only, manifests=manifests.texts)
-    summary.resolution = {
-        "mode": "full" if only is None else "incremental",
-        "files": len(extractions) if only is None else len(only),
-        "references": resolution.resolved_refs,
-        **({"reason": why} if only is None else {}),
-    }
-    summary.manifest_problems = dict(resolution.manifest_problems)
-    summary.phases["resolve"] = time.perf_counter() - clock
-    clock = time.perf_counter()
-    head = _git_head(root)
-    metadata: dict[str, object] = {
-        "index_state": "complete",
-        "indexed_with_version": __version__,
-        "indexed_with_extraction_version": str(EXTRACTION_VERSION),
-        "indexed_at_commit": head or "",
-        "indexed_dirty_paths": {"commit": head, "paths": []},
-        "index_files_discovered": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
-        "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
-        "cgpy_indexed_by": f"codegraph (python) {__version__}",
-        "cgpy_cache_version": cache.CACHE_VERSION,
-        "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
-        "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
-        "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
-    }
-    phase("writing", len(extractions))
-    writer.write_index(
-        conn,
-        parsed=parsed,
-        removed=removed_all,
-        edges=resolution.edges,
-        unresolved=resolution.unresolved,
-        skipped=skipped,
-        skip_stats=all_stats,
-        metadata=metadata,
-        resolved=only,
-        per_file=resolution.per_file,
-        mentions=new_mentions,
-        interfaces={
-            **{p.path: p.interface for p in parsed},
-            **{fx.path: cache.encode(incremental.interface(fx)) for fx in extractions if fx.path in backfill},
-        },
+    # a first index writes what needs no resolution now and builds its indexes on a thread while this
+    # one resolves (issue 12: on django-sdist one core idled through resolve and write, 9.6 s); nothing
+    # was reused, so no interface is backfilled
+    first = (
+        None if previous or reuse_set else writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
     )
+    try:
+        with paused_gc():
+            only, why = (
+                (None, manifest_reason)
+                if manifest_reason and previous
+                else _plan(
+                    conn,
+                    parsed,
+                    removed_all,
+                    previous,
+                    extractions,
+                    stats,
+                    parsed_mentions,
+                    new_mentions,
+                    partial,
+                )
+            )
+        complete = partial if only is None else partial & only
+        if complete:  # the files to re-resolve need their own references after all
+            full = writer.load_cached_rows(conn, complete)
+            extractions = [cache.decode(full[fx.path]) if fx.path in complete else fx for fx in extractions]
+            if stats is not None:
+                for fx in extractions:
+                    if fx.path in complete:
+                        _MEMO[fx.path] = (*stats[fx.path], fx)
+        resolution = resolve(extractions, only=only, manifests=manifests.texts)
+        summary.resolution = {
+            "mode": "full" if only is None else "incremental",
+            "files": len(extractions) if only is None else len(only),
+            "references": resolution.resolved_refs,
+            **({"reason": why} if only is None else {}),
+        }
+        summary.manifest_problems = dict(resolution.manifest_problems)
+        summary.phases["resolve"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        head = _git_head(root)
+        metadata: dict[str, object] = {
+            "index_state": "complete",
+            "indexed_with_version": __version__,
+            "indexed_with_extraction_version": str(EXTRACTION_VERSION),
+            "indexed_at_commit": head or "",
+            "indexed_dirty_paths": {"commit": head, "paths": []},
+            "index_files_discovered": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
+            "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
+            "cgpy_indexed_by": f"codegraph (python) {__version__}",
+            "cgpy_cache_version": cache.CACHE_VERSION,
+            "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
+            "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
+            "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
+        }
+        phase("writing", len(extractions))
+        if first is not None:
+            first.finish(
+                edges=resolution.edges,
+                unresolved=resolution.unresolved,
+                skipped=skipped,
+                skip_stats=all_stats,
+                metadata=metadata,
+                per_file=resolution.per_file,
+            )
+        else:
+            writer.write_index(
+                conn,
+                parsed=parsed,
+                removed=removed_all,
+                edges=resolution.edges,
+                unresolved=resolution.unresolved,
+                skipped=skipped,
+                skip_stats=all_stats,
+                metadata=metadata,
+                resolved=only,
+                per_file=resolution.per_file,
+                mentions=new_mentions,
+                interfaces={
+                    **{p.path: p.interface for p in parsed},
+                    **{
+                        fx.path: cache.encode(incremental.interface(fx))
+                        for fx in extractions
+                        if fx.path in backfill
+                    },
+                },
+            )
+    except BaseException:
+        if first is not None:
+            first.abort()
+        raise
     summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
     summary.files = summary.parsed + summary.reused
+
+
+def _interfaces(parsed: list[writer.ParsedFile]) -> dict[str, bytes]:
+    return {p.path: p.interface for p in parsed}
 
 
 def _mentions(fx, stats: dict[str, tuple[int, int]] | None) -> frozenset[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codegraph.store.writer import _meta_json
@@ -13,6 +13,7 @@ from codegraph.store.writer import _meta_json
 values = st.one_of(st.text(), st.floats(allow_nan=False, allow_infinity=False), st.integers(), st.booleans())
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])  # a loaded shared machine drew 6 inputs in 1.3 s
 @given(st.dictionaries(st.text(), values, max_size=5))
 def test_fast_metadata_json_equals_json_dumps(meta):
     expected = json.dumps(meta, separators=(",", ":")) if meta else None
@@ -216,3 +217,160 @@ def test_a_cold_index_with_a_reader_holding_the_file_open_stays_in_wal(tmp_path)
         assert reader.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     finally:
         reader.close()
+
+
+def test_a_cold_index_builds_its_node_indexes_while_it_resolves(tmp_path, monkeypatch):
+    """Issue 12 (the idle core): a first index's node indexes and full-text index are built on a
+    thread while the parent resolves: here the build waits until resolution has begun, which a
+    write done after resolution would never see (it would time out)."""
+    import threading
+
+    from codegraph.index import resolve as resolve_module
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store import writer
+
+    resolving = threading.Event()
+    builds = []
+    real_resolve, real_indexes = resolve_module.resolve, writer._fill_indexes
+
+    def resolve(*args, **kwargs):
+        resolving.set()
+        return real_resolve(*args, **kwargs)
+
+    def fill_indexes(conn, indexes):
+        builds.append((resolving.wait(timeout=60), threading.current_thread().name))
+        real_indexes(conn, indexes)
+
+    monkeypatch.setattr(resolve_module, "resolve", resolve)
+    monkeypatch.setattr(writer, "_fill_indexes", fill_indexes)
+    paths = ProjectPaths(_project(tmp_path / "p").resolve())
+    summary = index_project(paths, workers=1)
+    assert builds == [(True, "codegraph-first-write")]
+    assert summary.nodes > 0
+    assert not any(t.name == "codegraph-first-write" for t in threading.enumerate())  # joined
+    # a sync has a previous index: it resolves first and writes after, with no thread
+    (paths.root / "m1.py").write_text("def only():\n    return 1\n")
+    index_project(paths, workers=1)
+    assert len(builds) == 1
+
+
+def test_a_cold_index_written_beside_resolution_equals_the_serial_cold_write(tmp_path, monkeypatch):
+    """The threaded first write stores every table, the schema and the full-text answers exactly as
+    the cold write done after resolution in one thread (``writer.write_index``)."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store import db, writer
+
+    monkeypatch.setattr(writer, "now_ms", lambda: 1_700_000_000_000)
+    monkeypatch.setattr(db, "_now_ms", lambda: 1_700_000_000_000)
+    threaded = ProjectPaths(_project(tmp_path / "threaded").resolve())
+    index_project(threaded, workers=1)
+    monkeypatch.setattr(writer, "begin_first", lambda *args: None)
+    serial = ProjectPaths(_project(tmp_path / "serial").resolve())
+    index_project(serial, workers=1)
+    words = ["Thing3", "act_2", "helper_7", "number", "missing_4"]
+    assert _dump(threaded.db, words) == _dump(serial.db, words)
+
+
+def _assert_unfinished_and_empty(paths, state):
+    import sqlite3
+
+    conn = sqlite3.connect(paths.db)
+    try:
+        assert conn.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        for table in ("nodes", "files", "edges", "cgpy_extract_cache", "cgpy_mentions", "name_segment_vocab"):
+            assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (0,), table
+        assert conn.execute("SELECT COUNT(*) FROM nodes_fts WHERE nodes_fts MATCH 'Thing3'").fetchone() == (
+            0,
+        )
+        found = conn.execute("SELECT value FROM project_metadata WHERE key = 'index_state'").fetchone()
+        assert found == (state,)
+        triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        assert {"nodes_ai", "nodes_ad", "nodes_au"} <= triggers
+    finally:
+        conn.close()
+
+
+def test_a_cold_index_whose_resolution_fails_rolls_the_early_rows_back(tmp_path, monkeypatch):
+    """Resolution raising while the thread writes: the error reaches the caller, the thread's rows are
+    rolled back (nothing half-written looks like an index), the state says failed, and the next run
+    completes."""
+    import pytest
+
+    from codegraph.index import resolve as resolve_module
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+
+    real = resolve_module.resolve
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("resolution broke")
+
+    monkeypatch.setattr(resolve_module, "resolve", broken)
+    paths = ProjectPaths(_project(tmp_path / "p").resolve())
+    with pytest.raises(RuntimeError, match="resolution broke"):
+        index_project(paths, workers=1)
+    _assert_unfinished_and_empty(paths, "failed")
+    monkeypatch.setattr(resolve_module, "resolve", real)
+    assert index_project(paths, workers=1).nodes > 0
+
+
+def test_a_cold_index_whose_early_write_fails_reports_that_error(tmp_path, monkeypatch):
+    """The thread's own failure (here the nodes insert) is raised in the caller once resolution is
+    done (as any write error: the index named, SQLite's words), with the transaction rolled back."""
+    import sqlite3
+
+    import pytest
+
+    from codegraph.errors import IndexUnreadable
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store import writer
+
+    def full_disk(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(writer, "_insert_files", full_disk)
+    paths = ProjectPaths(_project(tmp_path / "p").resolve())
+    with pytest.raises(IndexUnreadable, match="codegraph.db: database or disk is full"):
+        index_project(paths, workers=1)
+    _assert_unfinished_and_empty(paths, "failed")
+
+
+def test_a_cold_index_killed_while_resolving_leaves_no_rows_of_its_early_write(tmp_path):
+    """kill -9 while the parent resolves, after the rows that need no resolution and the thread's
+    indexes were written: the next open rolls the transaction back; the index says ``indexing``
+    with no rows, and the next run completes."""
+    import signal
+    import subprocess
+    import sys
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+
+    root = _project(tmp_path / "p")
+    script = (
+        "import os, signal, sys, threading\n"
+        "from pathlib import Path\n"
+        "from codegraph.index import resolve\n"
+        "from codegraph.index.indexer import index_project\n"
+        "from codegraph.paths import ProjectPaths\n"
+        "def die(*a, **k):\n"
+        "    for t in threading.enumerate():\n"
+        "        if t.name == 'codegraph-first-write':\n"
+        "            t.join()\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "resolve.resolve = die\n"
+        "index_project(ProjectPaths(Path(sys.argv[1])), workers=1)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, str(root.resolve())], capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    paths = ProjectPaths(root.resolve())
+    assert os.path.exists(f"{paths.db}-journal")  # the hot journal of the killed transaction
+    from codegraph.store.db import connect_writer
+
+    connect_writer(paths.db).close()  # the first open rolls the hot journal back and goes back to WAL
+    _assert_unfinished_and_empty(paths, "indexing")
+    assert index_project(paths, workers=1).nodes > 0
