@@ -65,6 +65,9 @@ _DISCOVERED: dict[str, tuple[tuple, Discovery]] = {}
 # everything costs about the same and needs no bookkeeping.
 INCREMENTAL_MAX_SHARE = 0.5
 INCREMENTAL_MIN_FILES = 50
+# An incremental sync fills the resolver's tables as lookups reach files (codegraph.index.lazy) when
+# every language present allows it; off, it decodes every file's interface first (the eager tables).
+LAZY_TABLES = True
 
 
 @dataclass
@@ -611,7 +614,7 @@ def _update(
     # workers finish in any order: sort, so the same tree always gives the same rows in the same order
     parsed.sort(key=lambda p: p.path)
     skipped = {**found_skipped, **skipped}
-    if previous and not manifest_reason:
+    if previous and not manifest_reason and LAZY_TABLES:
         from codegraph.index.lazy import LazyUnavailable
 
         try:
@@ -628,6 +631,9 @@ def _update(
         except LazyUnavailable as exc:
             summary.tables = {"path": "eager", "reason": str(exc)}
         clock = time.perf_counter()
+    if not summary.tables:
+        why = "a first index" if not previous else manifest_reason or "lazy tables are off"
+        summary.tables = {"path": "eager", "reason": why}
     extractions = [p.extraction for p in parsed]
     need = set(reuse_set)
     if stats is not None:
