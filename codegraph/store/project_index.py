@@ -36,3 +36,7 @@ class ProjectIndex:
 
     def interface_count(self) -> int:
         return self._conn.execute("SELECT COUNT(*) FROM cgpy_interface").fetchone()[0]
+
+    def mention_paths(self) -> set[str]:
+        """The paths that have recorded mentions (``cgpy_mentions``), without reading them."""
+        return {r[0] for r in self._conn.execute("SELECT path FROM cgpy_mentions")}
