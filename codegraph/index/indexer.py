@@ -827,7 +827,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
         fx = interfaces.get(path)
         if fx is None:
             hit = _MEMO.get(path) if stats is not None else None
-            if hit is not None and hit[:2] == stats[path]:
+            if hit is not None and stats is not None and hit[:2] == stats[path]:
                 fx = hit[2]
             else:
                 data = index.interface(path)
@@ -862,7 +862,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
     need = sorted(only - set(fresh))
     for path in need:
         hit = _MEMO.get(path) if stats is not None else None
-        if hit is not None and hit[:2] == stats[path]:
+        if hit is not None and stats is not None and hit[:2] == stats[path]:
             fresh[path] = hit[2]
     full = writer.load_cached_rows(conn, [p for p in need if p not in fresh])
     for path in need:

@@ -195,7 +195,7 @@ class LazyProject(_Project):
                 self.manifest_problems.update(lang.read_manifests(self, mine))
         for label in sorted(modules):
             paths = [_PathOnly(p) for p, lbl in sorted(languages.items()) if lbl == label]
-            modules[label].prepare(self, paths)
+            modules[label].prepare(self, paths)  # type: ignore[arg-type]  # lazy_resolution: reads .path only
         self._holders_ready = True
 
     # ------------------------------------------------------------ filling
