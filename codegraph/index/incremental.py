@@ -25,7 +25,7 @@ from __future__ import annotations
 import posixpath
 import re
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -236,7 +236,7 @@ def manifest_change(before: dict[str, str], after: dict[str, str]) -> str:
 
 def plan(
     changed: dict[str, tuple[FileExtraction | None, FileExtraction | None]],
-    mentions_of: dict[str, frozenset[str]],
+    mentions_of: Mapping[str, frozenset[str]],
     extraction: Callable[[str], FileExtraction],
     self_names: Callable[[str], Iterable[str]],
     linked: dict[str, set[str]],
@@ -248,7 +248,8 @@ def plan(
 
     Args:
         changed: path → (extraction before, extraction after); None for a file added or removed.
-        mentions_of: path → :func:`mentions` of every file of the project after the change.
+        mentions_of: path → :func:`mentions` of every file of the project after the change (read
+            only when a word changed: a mapping may decode them as they are asked).
         extraction: path → the file's extraction after the change (for facts of re-resolved files).
         self_names: language label → its receivers meaning the enclosing type (never a subject).
         linked: path → files whose edges rows share sources with it (a member or ``extends`` written
@@ -296,7 +297,8 @@ def plan(
     examined: set[str] = set()
     while True:
         grown = False
-        for path, said in mentions_of.items():
+        # no changed word: no file's mentions need reading (an edit inside a body, a comment)
+        for path, said in mentions_of.items() if subjects else ():
             if path not in files and not said.isdisjoint(subjects):
                 files.add(path)
         for path in [*files, *(p for p, (_, new) in changed.items() if new is None)]:

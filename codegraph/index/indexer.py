@@ -22,7 +22,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -44,6 +44,7 @@ from codegraph.index.discover import (
     save_listings,
 )
 from codegraph.index.source import source_utf8
+from codegraph.model import OWNER_SOURCE
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
 from codegraph.store.db import connect_writer, damage, known_sound, move_aside, record_sound
@@ -65,6 +66,9 @@ _DISCOVERED: dict[str, tuple[tuple, Discovery]] = {}
 # everything costs about the same and needs no bookkeeping.
 INCREMENTAL_MAX_SHARE = 0.5
 INCREMENTAL_MIN_FILES = 50
+# An incremental sync fills the resolver's tables as lookups reach files (codegraph.index.lazy) when
+# every language present allows it; off, it decodes every file's interface first (the eager tables).
+LAZY_TABLES = True
 
 
 @dataclass
@@ -92,6 +96,9 @@ class IndexSummary:
     resolution: dict[str, object] = field(default_factory=dict)
     # manifest path → why it was not read (a truncated tsconfig.json…): resolution went on without it
     manifest_problems: dict[str, str] = field(default_factory=dict)
+    # the resolver's lookup tables of an incremental sync (issue 12): {"path": "lazy"} (filled as
+    # lookups reach files, codegraph.index.lazy) or {"path": "eager", "reason": why not lazy}
+    tables: dict[str, str] = field(default_factory=dict)
 
     def warnings(self) -> list[str]:
         """One line per manifest the run could not read (a silent ``@lib/*`` that stops resolving
@@ -608,6 +615,26 @@ def _update(
     # workers finish in any order: sort, so the same tree always gives the same rows in the same order
     parsed.sort(key=lambda p: p.path)
     skipped = {**found_skipped, **skipped}
+    if previous and not manifest_reason and LAZY_TABLES:
+        from codegraph.index.lazy import LazyUnavailable
+
+        try:
+            _update_lazy(
+                conn,
+                root,
+                summary,
+                (parsed, skipped, removed, previous, reuse_set),
+                (all_stats, memo, len(to_parse) + len(reuse_set) + len(found_skipped)),
+                phase,
+                manifests,
+            )
+            return
+        except LazyUnavailable as exc:
+            summary.tables = {"path": "eager", "reason": str(exc)}
+        clock = time.perf_counter()
+    if not summary.tables:
+        why = "a first index" if not previous else manifest_reason or "lazy tables are off"
+        summary.tables = {"path": "eager", "reason": why}
     extractions = [p.extraction for p in parsed]
     need = set(reuse_set)
     if stats is not None:
@@ -665,7 +692,8 @@ def _update(
                     parsed,
                     removed_all,
                     previous,
-                    extractions,
+                    [fx.path for fx in extractions],
+                    {fx.path: fx for fx in extractions}.__getitem__,
                     stats,
                     parsed_mentions,
                     new_mentions,
@@ -690,20 +718,14 @@ def _update(
         summary.manifest_problems = dict(resolution.manifest_problems)
         summary.phases["resolve"] = time.perf_counter() - clock
         clock = time.perf_counter()
-        head = _git_head(root)
-        metadata: dict[str, object] = {
-            "index_state": "complete",
-            "indexed_with_version": __version__,
-            "indexed_with_extraction_version": str(EXTRACTION_VERSION),
-            "indexed_at_commit": head or "",
-            "indexed_dirty_paths": {"commit": head, "paths": []},
-            "index_files_discovered": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
-            "index_files_accounted": str(len(to_parse) + len(reuse_set) + len(found_skipped)),
-            "cgpy_indexed_by": f"codegraph (python) {__version__}",
-            "cgpy_cache_version": cache.CACHE_VERSION,
-            "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
-            "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
-            "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
+        owners: dict[str, list[str]] = {"cgpy_owner_files": [], "cgpy_owner_bases": []}
+        for fx in extractions:
+            for key, held in zip(owners, _owner_facts(fx), strict=True):
+                if held:
+                    owners[key].append(fx.path)
+        metadata = {
+            **_metadata(root, len(to_parse) + len(reuse_set) + len(found_skipped), manifests, resolution),
+            **owners,
         }
         phase("writing", len(extractions))
         if first is not None:
@@ -752,6 +774,173 @@ def _interfaces(parsed: list[writer.ParsedFile]) -> dict[str, bytes]:
     return {p.path: p.interface for p in parsed}
 
 
+def _metadata(root, discovered: int, manifests: Manifests, resolution) -> dict[str, object]:
+    """The metadata every run that resolves writes (``discovered``: files found, skipped included)."""
+    head = _git_head(root)
+    return {
+        "index_state": "complete",
+        "indexed_with_version": __version__,
+        "indexed_with_extraction_version": str(EXTRACTION_VERSION),
+        "indexed_at_commit": head or "",
+        "indexed_dirty_paths": {"commit": head, "paths": []},
+        "index_files_discovered": str(discovered),
+        "index_files_accounted": str(discovered),
+        "cgpy_indexed_by": f"codegraph (python) {__version__}",
+        "cgpy_cache_version": cache.CACHE_VERSION,
+        "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
+        "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
+        "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
+    }
+
+
+def _owner_facts(fx) -> tuple[bool, bool]:
+    """Whether a file has definitions written outside their type (metadata ``cgpy_owner_files``) and
+    extends/implements written away from their type (``cgpy_owner_bases``): what a lazy sync
+    (``codegraph.index.lazy``) must know of every file without reading it."""
+    return bool(fx.owners), any(
+        r.kind in incremental.HIERARCHY and r.source.startswith(OWNER_SOURCE) for r in fx.refs
+    )
+
+
+def _stored_paths(conn, key: str) -> set[str] | None:
+    row = conn.execute("SELECT value FROM project_metadata WHERE key = ?", (key,)).fetchone()
+    try:
+        stored = json.loads(row[0]) if row else None
+    except ValueError:
+        stored = None
+    return set(stored) if isinstance(stored, list) else None
+
+
+def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifests: Manifests) -> None:
+    """The incremental sync with lookup tables filled as lookups reach files (``codegraph.index.lazy``):
+    plan, resolve the planned files, write, without decoding every file's interface.
+
+    Raises:
+        LazyUnavailable: before anything is written, when the lazy tables cannot give the eager
+            answer (the caller resolves eagerly then).
+    """
+    from codegraph.index.lazy import LazyProject, LazyUnavailable
+    from codegraph.index.resolve import paused_gc, resolve
+    from codegraph.store.project_index import ProjectIndex
+
+    parsed, skipped, removed, previous, reuse_set = change
+    all_stats, memo, discovered = run
+    stats = all_stats if memo else None
+    clock = time.perf_counter()
+    removed_all = removed + [p for p in skipped if p in previous]
+    gone = set(removed_all) | {p.path for p in parsed}
+    owner_files, owner_bases = (
+        _stored_paths(conn, "cgpy_owner_files"),
+        _stored_paths(conn, "cgpy_owner_bases"),
+    )
+    if owner_files is None or owner_bases is None:
+        raise LazyUnavailable("the index does not record which files have owners")
+    owner_files -= gone
+    owner_bases -= gone
+    for p in parsed:
+        has_owners, has_bases = _owner_facts(p.extraction)
+        if has_owners:
+            owner_files.add(p.path)
+        if has_bases:
+            owner_bases.add(p.path)
+    if owner_bases:
+        raise LazyUnavailable(f"{min(owner_bases)}: an extends written away from its type")
+    index = ProjectIndex(conn)
+    languages = {path: label for path, label in index.languages().items() if path not in gone}
+    if set(languages) != set(reuse_set):
+        raise LazyUnavailable("the indexed files are not the unchanged ones")
+    languages.update((p.path, p.language) for p in parsed)
+    fresh = {p.path: p.extraction for p in parsed}
+    interfaces: dict[str, object] = {}
+
+    def interface(path: str):
+        fx = interfaces.get(path)
+        if fx is None:
+            hit = _MEMO.get(path) if stats is not None else None
+            if hit is not None and stats is not None and hit[:2] == stats[path]:
+                fx = hit[2]
+            else:
+                data = index.interface(path)
+                if data is None:
+                    raise LazyUnavailable(f"{path} has no interface row")
+                fx = cache.decode(data)
+            interfaces[path] = fx
+        return fx
+
+    new_mentions = {p.path: p.mentions for p in parsed}
+    parsed_mentions = {
+        p.path: _remember_mentions(p.path, incremental.decode_mentions(p.mentions), stats) for p in parsed
+    }
+    summary.phases["load"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    with paused_gc():
+        only, why = _plan(
+            conn,
+            parsed,
+            removed_all,
+            previous,
+            sorted(languages),
+            lambda path: fresh[path] if path in fresh else interface(path),
+            stats,
+            parsed_mentions,
+            new_mentions,
+            set(reuse_set),
+        )
+    if only is None:
+        raise LazyUnavailable(f"a full resolution ({why})")
+    phase("resolving", len(only))
+    need = sorted(only - set(fresh))
+    for path in need:
+        hit = _MEMO.get(path) if stats is not None else None
+        if hit is not None and stats is not None and hit[:2] == stats[path]:
+            fresh[path] = hit[2]
+    full = writer.load_cached_rows(conn, [p for p in need if p not in fresh])
+    for path in need:
+        if path not in fresh:
+            if path not in full:
+                raise LazyUnavailable(f"{path} has no cached extraction")
+            fresh[path] = cache.decode(full[path])
+            if stats is not None:
+                _MEMO[path] = (*stats[path], fresh[path])
+    if stats is not None:
+        for p in parsed:
+            _MEMO[p.path] = (p.size, p.mtime_ns, p.extraction)
+        for path in set(_MEMO) - set(stats):
+            del _MEMO[path]
+    project = LazyProject(fresh, languages, interface, index, owner_files, manifests.texts)
+    resolution = resolve([fresh[p] for p in sorted(only)], manifests=manifests.texts, project=project)
+    summary.resolution = {"mode": "incremental", "files": len(only), "references": resolution.resolved_refs}
+    summary.tables = {"path": "lazy"}
+    summary.manifest_problems = dict(resolution.manifest_problems)
+    summary.phases["resolve"] = time.perf_counter() - clock
+    clock = time.perf_counter()
+    metadata = {
+        **_metadata(root, discovered, manifests, resolution),
+        "cgpy_owner_files": sorted(owner_files),
+        "cgpy_owner_bases": [],
+    }
+    phase("writing", len(only))
+    writer.write_index(
+        conn,
+        parsed=parsed,
+        removed=removed_all,
+        edges=resolution.edges,
+        unresolved=resolution.unresolved,
+        skipped=skipped,
+        skip_stats=all_stats,
+        metadata=metadata,
+        resolved=only,
+        per_file=resolution.per_file,
+        mentions=new_mentions,
+        interfaces={p.path: p.interface for p in parsed},
+    )
+    summary.phases["write"] = time.perf_counter() - clock
+    summary.parsed = len(parsed)
+    summary.reused = len(reuse_set)
+    _fill_counts(conn, summary, skipped)
+    summary.files = summary.parsed + summary.reused
+
+
 def _mentions(fx, stats: dict[str, tuple[int, int]] | None) -> frozenset[str]:
     from codegraph.index.languages import module_for
 
@@ -767,44 +956,42 @@ def _remember_mentions(
 
 
 def _plan(
-    conn, parsed, removed, previous, extractions, stats, parsed_mentions, new_mentions, partial
+    conn, parsed, removed, previous, paths, extraction, stats, parsed_mentions, new_mentions, partial
 ) -> tuple[set[str] | None, str]:
     """The files to re-resolve (issue 12, ``codegraph.index.incremental``), or None and why all.
-    Mentions missing from the index (one written before they were recorded) are added to
-    ``new_mentions``, so the next sync can be incremental."""
+    ``paths``: every file of the project after the change, sorted; ``extraction``: path → its
+    extraction (an interface will do). Mentions missing from the index (one written before they were
+    recorded) are added to ``new_mentions``, so the next sync can be incremental."""
     from codegraph.index.languages import module_for
+    from codegraph.store.project_index import ProjectIndex
 
     if not previous:
         return None, "a first index"
-    max_files = max(INCREMENTAL_MIN_FILES, int(len(extractions) * INCREMENTAL_MAX_SHARE))
+    max_files = max(INCREMENTAL_MIN_FILES, int(len(paths) * INCREMENTAL_MAX_SHARE))
     if len(parsed) + len(removed) > max_files:  # a rebuild, a new cache version, a branch switch
         return None, f"more than {max_files} files changed"
-    mentions_of: dict[str, frozenset[str]] = {}
+    mentions_of = _Mentions(conn, paths, stats)
     need = []
-    for fx in extractions:
-        hit = _MENTIONS.get(fx.path) if stats is not None else None
-        if fx.path in parsed_mentions:
-            mentions_of[fx.path] = parsed_mentions[fx.path]
-        elif hit is not None and hit[:2] == stats[fx.path]:
-            mentions_of[fx.path] = hit[2]
+    for path in paths:
+        hit = _MENTIONS.get(path) if stats is not None else None
+        if path in parsed_mentions:
+            mentions_of.known[path] = parsed_mentions[path]
+        elif hit is not None and hit[:2] == stats[path]:
+            mentions_of.known[path] = hit[2]
         else:
-            need.append(fx)
+            need.append(path)
     if need:
-        blobs = writer.load_mentions(conn)
-        for fx in need:
-            if fx.path in blobs:
-                mentions_of[fx.path] = incremental.decode_mentions(blobs[fx.path])
-                if stats is not None:
-                    _MENTIONS[fx.path] = (*stats[fx.path], mentions_of[fx.path])
-            elif fx.path in partial:  # read without its references: its mentions cannot be worked out
-                return None, f"{fx.path} has no recorded mentions"
-            else:
-                mentions_of[fx.path] = _mentions(fx, stats)
-                new_mentions[fx.path] = incremental.encode_mentions(mentions_of[fx.path])
+        recorded = ProjectIndex(conn).mention_paths()
+        for path in need:
+            if path in recorded:
+                continue  # decoded if the plan reads it
+            if path in partial:  # read without its references: its mentions cannot be worked out
+                return None, f"{path} has no recorded mentions"
+            mentions_of.known[path] = _mentions(extraction(path), stats)
+            new_mentions[path] = incremental.encode_mentions(mentions_of.known[path])
     if stats is not None:
         for path in set(_MENTIONS) - set(stats):
             del _MENTIONS[path]
-    by_path = {fx.path: fx for fx in extractions}
     stored = writer.load_resolved(conn)
     if not previous <= set(stored):
         return None, "the index has no record of what each file resolved"
@@ -822,7 +1009,7 @@ def _plan(
     found = incremental.plan(
         changed,
         mentions_of,
-        by_path.__getitem__,
+        extraction,
         lambda label: module_for(label).self_names,
         linked,
         max_files=max_files,
@@ -830,6 +1017,41 @@ def _plan(
         module_names=lambda fx: module_for(fx.language).module_names(fx.path),
     )
     return found.files, found.reason
+
+
+class _Mentions(Mapping):
+    """path → mentions of every file of the project, each stored one decoded when first read: a
+    change of no word's meaning (an edit inside a body) plans without reading any (issue 12: 10,000
+    files' mentions were a third of a one-edit sync's CPU with lazy tables)."""
+
+    def __init__(self, conn, paths: list[str], stats: dict[str, tuple[int, int]] | None):
+        self.known: dict[str, frozenset[str]] = {}
+        self._conn = conn
+        self._paths = paths
+        self._members = set(paths)
+        self._stats = stats
+        self._blobs: dict[str, bytes] | None = None
+
+    def __getitem__(self, path: str) -> frozenset[str]:
+        found = self.known.get(path)
+        if found is None:
+            if path not in self._members:
+                raise KeyError(path)
+            if self._blobs is None:
+                self._blobs = writer.load_mentions(self._conn)
+            found = self.known[path] = incremental.decode_mentions(self._blobs[path])
+            if self._stats is not None:
+                _MENTIONS[path] = (*self._stats[path], found)
+        return found
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._members
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
 
 
 def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:

@@ -1009,6 +1009,7 @@ def resolve(
     files: list[FileExtraction],
     only: set[str] | None = None,
     manifests: dict[str, str | None] | None = None,
+    project: _Project | None = None,
 ) -> Resolution:
     """Resolve every file's references against the whole project.
 
@@ -1019,6 +1020,8 @@ def resolve(
         only: resolve just these files' references (incremental resolution, issue 12: the files
             ``codegraph.index.incremental.plan`` found); None for all. The bases of every class are
             still resolved, since member lookups through inheritance need them.
+        project: the lookup tables, when the caller built them (``codegraph.index.lazy``: ``files``
+            are then the files to resolve, and the tables fill as lookups reach the others).
 
     Returns:
         A :class:`Resolution` with contains, imports, calls, instantiates, extends, implements and
@@ -1026,7 +1029,7 @@ def resolve(
         files in ``only``.
     """
     with paused_gc():
-        return _resolve(files, only, manifests)
+        return _resolve(files, only, manifests, project)
 
 
 @contextmanager
@@ -1051,9 +1054,12 @@ def paused_gc() -> Iterator[None]:
 
 
 def _resolve(
-    files: list[FileExtraction], only: set[str] | None, manifests: dict[str, str | None] | None
+    files: list[FileExtraction],
+    only: set[str] | None,
+    manifests: dict[str, str | None] | None,
+    project: _Project | None = None,
 ) -> Resolution:
-    project = _Project(files, manifests)
+    project = project if project is not None else _Project(files, manifests)
     project.attach_owners()
     out = Resolution(manifest_problems=dict(sorted(project.manifest_problems.items())))
     edges = out.edges

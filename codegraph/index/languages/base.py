@@ -68,6 +68,9 @@ class LanguageModule:
             on the implementor, after its extended bases (Rust: a trait's provided methods)?
         foreign_owners: members written for a type the project does not declare (a Swift extension
             of an SDK class, a Rust impl for a std type) are found on receivers of that type's name.
+        lazy_resolution: may a sync resolve this language's files with tables filled as lookups
+            reach them (``codegraph.index.lazy``, issue 12)? Only when :meth:`prepare` reads nothing
+            but each file's path and no other hook walks every file.
         resolves_by_position: does resolving a reference read its line or column (PHP and Ruby:
             what a variable holds at that line)? When not, references of one file with the same
             source, kind, name, receiver, arity and arguments are resolved once (the resolver's
@@ -113,6 +116,7 @@ class LanguageModule:
     # member names of a constructor, for a bare ``super(...)`` call (JS: "constructor")
     constructor_names: ClassVar[tuple[str, ...]] = ()
     foreign_owners: ClassVar[bool] = False
+    lazy_resolution: ClassVar[bool] = False
     resolves_by_position: ClassVar[bool] = False
     test_suffixes: ClassVar[tuple[str, ...]] = ()
     test_prefixes: ClassVar[tuple[str, ...]] = ()

@@ -925,6 +925,7 @@ JSX_RESOLUTION = ", JSX elements of components (`<Foo />`, `<Foo.Bar />`)"
 class TypeScript(EcmaScript):
     name = "TypeScript"
     label = "typescript"
+    lazy_resolution = True  # no prepare; module lookups probe paths
     grammar = "typescript"
     extensions = (".ts", ".mts", ".cts", ".d.ts")
     query = "typescript.scm"
@@ -933,6 +934,7 @@ class TypeScript(EcmaScript):
 class Tsx(EcmaScript):
     name = "TSX"
     label = "tsx"
+    lazy_resolution = True  # no prepare; module lookups probe paths
     grammar = "tsx"
     extensions = (".tsx",)
     query = "typescript.scm"
@@ -943,6 +945,7 @@ class Tsx(EcmaScript):
 class JavaScript(EcmaScript):
     name = "JavaScript"
     label = "javascript"
+    lazy_resolution = True  # no prepare; module lookups probe paths
     grammar = "javascript"
     extensions = (".js", ".mjs", ".cjs")
     query = "javascript.scm"
@@ -953,6 +956,7 @@ class JavaScript(EcmaScript):
 class Jsx(EcmaScript):
     name = "JSX"
     label = "jsx"
+    lazy_resolution = True  # no prepare; module lookups probe paths
     grammar = "javascript"
     extensions = (".jsx",)
     query = "javascript.scm"

@@ -238,6 +238,7 @@ class Python(LanguageModule):
     )
     extensions = (".py", ".pyi")
     builtins = BUILTINS
+    lazy_resolution = True  # prepare reads only the paths (its module table)
     self_names = frozenset({"self", "cls"})
     super_names = frozenset({"super()", "super"})
     self_type_exprs = frozenset({"self.__class__", "cls"})
