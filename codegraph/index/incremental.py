@@ -301,10 +301,14 @@ def plan(
         for path, said in mentions_of.items() if subjects else ():
             if path not in files and not said.isdisjoint(subjects):
                 files.add(path)
-        for path in [*files, *(p for p, (_, new) in changed.items() if new is None)]:
-            for other in linked.get(path, ()):
+        # transitively: a file linked in here brings the files linked to it (a method written away
+        # from its type links the type's file, and that file the other files adding to the type)
+        todo = [*files, *(p for p, (_, new) in changed.items() if new is None)]
+        while todo:
+            for other in linked.get(todo.pop(), ()):
                 if other not in files and other in mentions_of:
                     files.add(other)
+                    todo.append(other)
         if len(files) > max_files:
             return Plan(None, f"more than {max_files} files to re-resolve", subjects)
         # what the re-resolved files state from a changed word changes meaning in turn

@@ -179,6 +179,26 @@ def test_sync_after_random_changes_equals_a_fresh_full_index(language):
     assert modes["incremental"] > 0, modes  # the incremental path ran, not only the fallback
 
 
+def test_sync_re_resolves_every_file_adding_methods_to_a_type_whose_file_it_re_resolves(tmp_path):
+    # found by the property test above (stop 12): Go's model/totals.go adds methods to Item
+    # (model/item.go); a copy of totals.go links item.go, and a later sync re-resolving item.go
+    # (through the copy) replaced Item's contains edges without totals.go's: links must be followed
+    # transitively
+    fixture, suffix, snippets = LANGUAGES["go"]
+    live = tmp_path / "live"
+    shutil.copytree(FIXTURES / "repos" / fixture, live)
+    paths = ProjectPaths(live.resolve())
+    index_project(paths, workers=1)
+    counter = [0]
+    for op in (("add", 3, 0), ("edit", 0, 0)):  # copy model/totals.go, then edit gen/api.go
+        apply(live, op, counter, suffix, snippets)
+        assert index_project(paths, workers=1).resolution["mode"] == "incremental"
+    fresh = tmp_path / "fresh"
+    shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
+    index_project(ProjectPaths(fresh.resolve()), workers=1)
+    assert graph(live) == graph(fresh)
+
+
 def test_a_new_definition_takes_over_previously_unresolved_references(tmp_path):
     root = tmp_path / "r"
     root.mkdir()
