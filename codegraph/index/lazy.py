@@ -343,19 +343,7 @@ class LazyProject(_Project):
                     if lang.foreign_owners and target is None:
                         raise LazyUnavailable(f"{path}: a member of a type the project does not declare")
                     continue
-                node = self.nodes[nid]
-                old = self.parent.get(nid)
-                if old is not None:
-                    same = self.top[path].get(node.name, [])
-                    if node in same:
-                        same.remove(node)
-                        if not same:
-                            del self.top[path][node.name]
-                    siblings = self.children[old].get(node.name, [])
-                    if node in siblings:
-                        siblings.remove(node)
-                dict.__setitem__(self.parent, nid, target.id)
-                self.children[target.id][node.name].append(node)
+                self.move_member(path, self.nodes[nid], target)
         self._scope_cache.clear()
         self._export_memo.clear()
         self._visible_cache.clear()

@@ -435,24 +435,26 @@ class _Project:
                     if lang.foreign_owners and target is None and not self._declares_type(owner):
                         self._add_foreign(lang, owner, self.nodes[nid])
                     continue
-                node = self.nodes[nid]
-                old = self.parent.get(nid)
-                if old is not None:
-                    same = self.top[path].get(node.name, [])
-                    if node in same:
-                        same.remove(node)
-                        if not same:
-                            del self.top[path][node.name]
-                if old is not None:
-                    siblings = self.children[old].get(node.name, [])
-                    if node in siblings:
-                        siblings.remove(node)
-                self.parent[nid] = target.id
-                self.children[target.id][node.name].append(node)
+                self.move_member(path, self.nodes[nid], target)
         self._scope_cache.clear()
         self._export_memo.clear()
         self._visible_cache.clear()
         self._top_names = {name for names in self.top.values() for name, hits in names.items() if hits}
+
+    def move_member(self, path: str, node: Node, target: Node) -> None:
+        """Move ``node``, a definition of ``path`` written outside its type, into ``target``."""
+        old = self.parent.get(node.id)
+        if old is not None:
+            same = self.top[path].get(node.name, [])
+            if node in same:
+                same.remove(node)
+                if not same:
+                    del self.top[path][node.name]
+            siblings = self.children[old].get(node.name, [])
+            if node in siblings:
+                siblings.remove(node)
+        dict.__setitem__(self.parent, node.id, target.id)  # a plain store (LazyProject's fills on reads)
+        self.children[target.id][node.name].append(node)
 
     def _declares_type(self, owner: str) -> bool:
         """Does the project declare a type of this (last) name anywhere, at any nesting?"""
