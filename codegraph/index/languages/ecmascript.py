@@ -368,7 +368,7 @@ class EcmaScriptExtractor(Extractor):
             if target is not None and target.type == "object":
                 # export default { go: compute, run() {…} }: an object named ``default`` holds them
                 # (not in a component's script, whose default export is the component itself)
-                if self.language == self.lang.label and self.add_def(
+                if self.lang.label == self.language and self.add_def(
                     target, "constant", None, name="default"
                 ):
                     self.out.exports.append(("default", "default"))

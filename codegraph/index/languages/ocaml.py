@@ -221,7 +221,7 @@ class OCaml(LanguageModule):
     def prepare(self, project, files) -> None:
         by_module: dict[str, list[str]] = {}
         for path, f in project.files.items():
-            if f.language == "ocaml":
+            if OCaml.label == f.language:  # not the .mli module (a subclass with its own label)
                 by_module.setdefault(module_name(path), []).append(path)
         project.lang_state["ocaml"] = by_module
 
