@@ -66,13 +66,21 @@ class Terminal:
         # handlers of a busy test process once kept it from reaching exec; `setsid -c` makes the pty
         # the controlling terminal of a new session
         self.fd, tty = pty.openpty()
-        self.proc = subprocess.Popen(
-            ["setsid", "-c", sys.executable, "-m", "codegraph", *args],
-            stdin=tty,
-            stdout=tty,
-            stderr=tty,
-            env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT prints where a stuck run is
-        )
+        # a test run whose SIGINT is ignored (started with `&` by a shell without job control, or
+        # nohup) hands SIG_IGN to every child, and a child that inherits it keeps ignoring ^C, as it
+        # should; exec resets a *handled* signal to the default, so a handler is held while spawning:
+        # the CLI starts as it does from an interactive shell
+        ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            self.proc = subprocess.Popen(
+                ["setsid", "-c", sys.executable, "-m", "codegraph", *args],
+                stdin=tty,
+                stdout=tty,
+                stderr=tty,
+                env={**os.environ, "PYTHONFAULTHANDLER": "1"},  # SIGABRT prints where a stuck run is
+            )
+        finally:
+            signal.signal(signal.SIGINT, ignored)
         os.close(tty)
         self.pid = self.proc.pid
         self.output = b""
