@@ -738,26 +738,23 @@ def _update(
                 per_file=resolution.per_file,
             )
         else:
-            writer.write_index(
+            interfaces = _interfaces(parsed)
+            interfaces.update(
+                (fx.path, cache.encode(incremental.interface(fx)))
+                for fx in extractions
+                if fx.path in backfill
+            )
+            _write_resolved(
                 conn,
-                parsed=parsed,
-                removed=removed_all,
-                edges=resolution.edges,
-                unresolved=resolution.unresolved,
-                skipped=skipped,
-                skip_stats=all_stats,
-                metadata=metadata,
-                resolved=only,
-                per_file=resolution.per_file,
-                mentions=new_mentions,
-                interfaces={
-                    **{p.path: p.interface for p in parsed},
-                    **{
-                        fx.path: cache.encode(incremental.interface(fx))
-                        for fx in extractions
-                        if fx.path in backfill
-                    },
-                },
+                parsed,
+                removed_all,
+                resolution,
+                only,
+                skipped,
+                all_stats,
+                metadata,
+                new_mentions,
+                interfaces,
             )
     except BaseException:
         if first is not None:
@@ -772,6 +769,26 @@ def _update(
 
 def _interfaces(parsed: list[writer.ParsedFile]) -> dict[str, bytes]:
     return {p.path: p.interface for p in parsed}
+
+
+def _write_resolved(
+    conn, parsed, removed, resolution, resolved, skipped, skip_stats, metadata, mentions, interfaces
+) -> None:
+    """``writer.write_index`` of a run that resolved ``resolved`` (None: every file)."""
+    writer.write_index(
+        conn,
+        parsed=parsed,
+        removed=removed,
+        edges=resolution.edges,
+        unresolved=resolution.unresolved,
+        skipped=skipped,
+        skip_stats=skip_stats,
+        metadata=metadata,
+        resolved=resolved,
+        per_file=resolution.per_file,
+        mentions=mentions,
+        interfaces=interfaces,
+    )
 
 
 def _metadata(root, discovered: int, manifests: Manifests, resolution) -> dict[str, object]:
@@ -920,19 +937,17 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
         "cgpy_owner_bases": [],
     }
     phase("writing", len(only))
-    writer.write_index(
+    _write_resolved(
         conn,
-        parsed=parsed,
-        removed=removed_all,
-        edges=resolution.edges,
-        unresolved=resolution.unresolved,
-        skipped=skipped,
-        skip_stats=all_stats,
-        metadata=metadata,
-        resolved=only,
-        per_file=resolution.per_file,
-        mentions=new_mentions,
-        interfaces={p.path: p.interface for p in parsed},
+        parsed,
+        removed_all,
+        resolution,
+        only,
+        skipped,
+        all_stats,
+        metadata,
+        new_mentions,
+        _interfaces(parsed),
     )
     summary.phases["write"] = time.perf_counter() - clock
     summary.parsed = len(parsed)

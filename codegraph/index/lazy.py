@@ -184,15 +184,7 @@ class LazyProject(_Project):
         for path, fx in sorted(fresh.items()):
             self._loaded[path] = fx
             self._ingest(path)
-        for label in sorted(modules):
-            lang = modules[label]
-            if lang.manifests:
-                mine = {
-                    p: text
-                    for p, text in sorted((manifests or {}).items())
-                    if lang.reads_manifest(p.rsplit("/", 1)[-1])
-                }
-                self.manifest_problems.update(lang.read_manifests(self, mine))
+        self.read_manifests([modules[label] for label in sorted(modules)], manifests)
         for label in sorted(modules):
             paths = [_PathOnly(p) for p, lbl in sorted(languages.items()) if lbl == label]
             modules[label].prepare(self, paths)  # type: ignore[arg-type]  # lazy_resolution: reads .path only

@@ -179,8 +179,15 @@ class _Project:
             self.lexical.update(f.closures)
         # manifests first: prepare and the module lookups may read what they declare
         self.manifest_problems: dict[str, str] = {}
+        self.read_manifests([module_for(label) for label in sorted(by_language)], manifests)
         for label in sorted(by_language):
-            lang = module_for(label)
+            module_for(label).prepare(self, by_language[label])
+        self._holders_ready = True
+
+    def read_manifests(self, modules: list[LanguageModule], manifests: dict[str, str | None] | None) -> None:
+        """Hand each module the manifests it reads (path → text, None: unreadable) before its
+        ``prepare``; what it could not use goes to ``manifest_problems``."""
+        for lang in modules:
             if lang.manifests:
                 mine = {
                     p: text
@@ -188,9 +195,6 @@ class _Project:
                     if lang.reads_manifest(p.rsplit("/", 1)[-1])
                 }
                 self.manifest_problems.update(lang.read_manifests(self, mine))
-        for label in sorted(by_language):
-            module_for(label).prepare(self, by_language[label])
-        self._holders_ready = True
 
     # ------------------------------------------------------------ files and modules
     def files_in_dir(self, directory: str) -> list[str]:

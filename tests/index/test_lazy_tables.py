@@ -6,7 +6,6 @@ generated monorepo."""
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import sqlite3
 import tempfile
@@ -21,6 +20,7 @@ from codegraph.index import indexer
 from codegraph.index.indexer import index_project
 from codegraph.paths import ProjectPaths
 from tests.conftest import FIXTURES
+from tests.index import test_sync_equals_full as sync_equals_full
 
 BENCH = Path(__file__).resolve().parents[2] / "scripts" / "bench"
 
@@ -81,24 +81,17 @@ def mirror(source: Path, target: Path) -> None:
 
 
 def apply(root: Path, op: tuple[str, int, int], counter: list[int], suffix: str) -> None:
+    """An edit, delete or rename as the sync == full property test makes it; an add writes a new file
+    of one snippet beside a picked one (not a copy: the monorepo's packages are many small files)."""
     files = sorted(p for p in root.rglob(f"*{suffix}") if ".codegraph" not in p.parts)
     kind, pick, arg = op
     snippets = SNIPPETS[suffix]
-    snippet = snippets[arg % len(snippets)]
     if kind == "add" or not files:
         counter[0] += 1
         home = files[pick % len(files)].parent if files else root
-        (home / f"new_{counter[0]}{suffix}").write_text(snippet)
+        (home / f"new_{counter[0]}{suffix}").write_text(snippets[arg % len(snippets)])
         return
-    target = files[pick % len(files)]
-    if kind == "edit":
-        target.write_text(target.read_text() + "\n\n" + snippet)
-        st_ = target.stat()
-        os.utime(target, ns=(st_.st_atime_ns, st_.st_mtime_ns + 1_000_000_000))
-    elif kind == "delete":
-        target.unlink()
-    else:
-        target.rename(target.with_name(f"moved_{arg}_{target.name}"))
+    sync_equals_full.apply(root, op, counter, suffix, snippets)
 
 
 operation = st.one_of(
