@@ -75,6 +75,10 @@ class LanguageModule:
             what a variable holds at that line)? When not, references of one file with the same
             source, kind, name, receiver, arity and arguments are resolved once (the resolver's
             per-file memo).
+        whole_package_imports: does importing a module made of several files depend on each of
+            them (Terraform: a ``module`` block applies every file of its directory)? Otherwise
+            a whole-package import links only the files the importing file uses (its resolved
+            references reach them, or its declarations name their types).
         test_suffixes / test_prefixes: file-name rules for test files (the directory rules
             ``tests/``, ``test/``, ``__tests__/`` are generic).
         generated_suffixes: file-name suffixes of generated files.
@@ -118,6 +122,7 @@ class LanguageModule:
     foreign_owners: ClassVar[bool] = False
     lazy_resolution: ClassVar[bool] = False
     resolves_by_position: ClassVar[bool] = False
+    whole_package_imports: ClassVar[bool] = False
     test_suffixes: ClassVar[tuple[str, ...]] = ()
     test_prefixes: ClassVar[tuple[str, ...]] = ()
     generated_suffixes: ClassVar[tuple[str, ...]] = ()

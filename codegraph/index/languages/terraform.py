@@ -212,6 +212,7 @@ class Terraform(LanguageModule):
     extensions = (".tf", ".tfvars", ".hcl")
     builtins = FUNCTIONS
     unique_fallback = False
+    whole_package_imports = True  # a module block applies every file of the module's directory
     generated_suffixes = (".terraform.lock.hcl",)
     line_comment = "#"
     extractor = TerraformExtractor

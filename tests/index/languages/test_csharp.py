@@ -11,7 +11,7 @@ from codegraph.index.extract import extract
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.index.languages.csharp import blank_preprocessor
 from codegraph.query.relations import callees, callers
-from tests.index.languages.fixture_graph import answers
+from tests.index.languages.fixture_graph import answers, imported_files
 
 ACC = "Ledger.Core.Accounts"
 SVC = "Ledger.Core.Services"
@@ -90,6 +90,19 @@ def test_csharp_using_namespace_and_using_alias_reach_the_types(cs):
     # `using Ledger.Core.Accounts;` → Account; `using Store = Ledger.Core.Services.InMemoryAccountStore;`
     assert {f"{ACC}::Account", f"{SVC}::InMemoryAccountStore", f"{SVC}::TransferService"} <= made
     assert "Ledger.App::MainForm" in made  # same namespace, no using
+
+
+def test_csharp_a_using_links_only_the_namespace_files_the_file_uses(cs):
+    core = "src/Ledger.Core"
+    # Program.cs: new Account(…) in Account.cs; new Store() (the alias) and new TransferService(…);
+    # not EntityBase.cs, the partial part Account.Audit.cs nor IAccountStore.cs, which it never names
+    assert imported_files(cs, "src/Ledger.App/Program.cs") == {
+        f"{core}/Accounts/Account.cs",
+        f"{core}/Services/InMemoryAccountStore.cs",
+        f"{core}/Services/TransferService.cs",
+    }
+    # an interface calls nothing, but `Account Find(string id);` names Account
+    assert imported_files(cs, f"{core}/Services/IAccountStore.cs") == {f"{core}/Accounts/Account.cs"}
 
 
 def test_csharp_same_and_enclosing_namespace_types_need_no_using(cs):

@@ -36,7 +36,9 @@ def test_inherit_extends_and_interface_with_implements(fs):
 
 
 def test_open_brings_in_a_namespace_or_a_top_level_module(fs):
-    assert imported_files(fs, "src/App.fsx") == {GEO, OPS, TYPES}
+    # `open Acme.Shapes` links the namespace's files the script uses: Ops.fs (Ops.total), not
+    # Types.fs, whose union cases (`Circle 1.0`) stay unresolved (see below)
+    assert imported_files(fs, "src/App.fsx") == {GEO, OPS}
     calls = edges(fs, "calls")
     assert ("d", f"{GEO}:distance") in calls  # open Acme.Geo; distance 1.0 4.0
     assert ("t", f"{OPS}:Ops::total") in calls  # open Acme.Shapes; Ops.total

@@ -60,7 +60,7 @@ def test_methods_of_named_slice_types_and_methods_named_like_their_type_are_memb
     assert ("Items::Total", "model/totals.go:Sum") in calls
 
 
-def test_imports_resolve_through_the_module_path_to_every_file_of_the_package(go):
+def test_imports_resolve_through_the_module_path_to_the_package_files_used(go):
     imported = {
         dst
         for src, path, dst in go.conn.execute(
