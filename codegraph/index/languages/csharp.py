@@ -171,6 +171,7 @@ class CSharpExtractor(Extractor):
 
     def run(self):
         out = super().run()
+        out.refs = _without_local_values(out)
         for r in out.refs:
             r.arity = self._arity.get((r.line, r.col, r.name))
         return out
@@ -480,6 +481,42 @@ class CSharpExtractor(Extractor):
                 text(p) for p in tparams.named_children if p.type == "type_parameter"
             ] or None
         node.docstring = _doc_comment(ts)
+
+
+def _without_local_values(out) -> list:
+    """``out.refs`` without the arguments that name a parameter or local of the function they are
+    passed in (``Add(key, value)``): a method group passed as a delegate is written like them, but
+    the resolver's scope walk stops at such a local with no edge, whatever the other files hold,
+    so those references only cost. cs-keepass: 13,840 of its 22,053 argument references (a quarter
+    of all references); the 50 ``references`` edges the others give stay."""
+    locals_: dict[str, set[str]] = defaultdict(set)
+    for fn, name in out.locals:
+        locals_[fn].add(name)
+    if not locals_:
+        return out.refs
+    kind = {n.id: n.kind for n in out.nodes}
+    names = {n.id: n.name for n in out.nodes}
+    up = dict(out.closures)
+    inner: dict[str, set[str]] = defaultdict(set)  # definitions nested in a function, by name
+    for parent, child in out.contains:
+        up.setdefault(child, parent)
+        if kind.get(child) != "import":
+            inner[parent].add(names[child])
+
+    def shadowed(source: str, name: str) -> bool:
+        # the resolver's bare-name walk (resolve._Project.lookup_bare) over the function scopes
+        scope: str | None = source
+        while scope is not None and kind.get(scope) in ("function", "method"):
+            if name in inner.get(scope, ()):
+                return False
+            if name in locals_.get(scope, ()):
+                return True
+            scope = up.get(scope)
+        return False
+
+    return [
+        r for r in out.refs if r.kind != "value" or r.receiver is not None or not shadowed(r.source, r.name)
+    ]
 
 
 def _doc_comment(ts) -> str | None:

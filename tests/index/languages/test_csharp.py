@@ -70,6 +70,22 @@ def test_csharp_namespaces_qualify_names_in_block_and_file_scoped_form():
         assert parents["A.B::C"] == "file:C.cs"
 
 
+def test_csharp_arguments_naming_a_local_are_no_references_but_method_groups_are():
+    src = b"""class C {
+    void Show(int x) { }
+    void Run(int key) {
+        var list = new System.Collections.Generic.List<int>();
+        list.Add(key);
+        list.ForEach(Show);
+        void Inner(int n) { list.Add(n); list.ForEach(Inner); }
+    }
+}
+"""
+    values = sorted((r.line, r.name) for r in extract("C.cs", src, "csharp").refs if r.kind == "value")
+    # key, n: a parameter; list: a local (the scope walk stops there); Show, Inner: method groups
+    assert values == [(6, "Show"), (7, "Inner")]
+
+
 def test_csharp_preprocessor_lines_are_blanked_keeping_the_first_branch_and_the_offsets():
     src = b"class A\n#if NET20\n    : B\n#else\n    : C\n#endif\n{\n}\n"
     out = blank_preprocessor(src)
