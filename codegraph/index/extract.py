@@ -224,7 +224,7 @@ class Extractor:
         from codegraph.index.languages import query_for
 
         self.begin(root)
-        captures = QueryCursor(query_for(self.lang.label)).captures(root)
+        captures = self.captures(QueryCursor(query_for(self.lang.label)).captures(root))
         # tree-sitter's capture lists are not always in document order (seen with 0.26 on repeated
         # patterns); sort so the same bytes always give the same extraction
         for capture in sorted(captures):
@@ -270,6 +270,11 @@ class Extractor:
 
     def begin(self, root) -> None:
         """Called with the syntax tree's root before the captures (e.g. to read a package clause)."""
+
+    def captures(self, found: dict[str, list]) -> dict[str, list]:
+        """The query's captures (name → syntax nodes) to handle; a language may add nodes that its
+        own pass over the tree in :meth:`begin` already found, rather than query for them again."""
+        return found
 
     def finish(self) -> None:
         """Called last, after the embedded blocks joined ``self.out`` (e.g. to add template usages of

@@ -80,6 +80,7 @@ class _Locals:
     def __init__(self, src_text):
         self.text = src_text
         self.calls: set[int] = set()  # start bytes of identifiers that are calls
+        self.call_nodes: list = []  # those identifiers
 
     def walk(self, node, scope: set[str]) -> None:
         stack = [(node, scope)]
@@ -145,6 +146,7 @@ class _Locals:
             if t == "identifier":
                 if self.text(n) not in sc:
                     self.calls.add(n.start_byte)
+                    self.call_nodes.append(n)
                 continue
             for c in reversed(n.named_children):
                 stack.append((c, sc))
@@ -181,6 +183,13 @@ class RubyExtractor(Extractor):
         self.module_functions: set[int] = set()
         self.attribute_defs: dict[tuple[int, str], str] = {}
         self._sections: dict[int, dict[int, str]] = {}  # _visibility's memo for this tree
+
+    def captures(self, found: dict[str, list]) -> dict[str, list]:
+        """The query's captures and the bare identifiers the walk found to be calls (querying
+        every identifier instead meant 44,000 of ruby-activerecord's 76,000 captures, for 3,200)."""
+        if self.locals.call_nodes:
+            found["reference.identifier"] = self.locals.call_nodes
+        return found
 
     # ---------------------------------------------------------------- expressions
     def expr(self, node) -> str | None:
@@ -229,13 +238,12 @@ class RubyExtractor(Extractor):
             self._mixin(ts)
         elif capture == "reference.call":
             self._call(ts)
-        elif capture == "reference.identifier":
-            if ts.start_byte in self.locals.calls:
-                name = text(ts)
-                if name == "module_function":
-                    self._module_function(ts)
-                elif name not in DECLARATIVE:
-                    self.ref(ts, "calls", name, None)
+        elif capture == "reference.identifier":  # a bare identifier the walk found to be a call
+            name = text(ts)
+            if name == "module_function":
+                self._module_function(ts)
+            elif name not in DECLARATIVE:
+                self.ref(ts, "calls", name, None)
         elif capture == "reference.super":
             parent = ts.parent
             if parent is None or parent.type != "call":
