@@ -1387,8 +1387,11 @@ class _Used:
             strings = [t for _, _, t in f.assigned_types]
             strings += [s for n in f.nodes if n.kind != "import" for s in (n.signature, n.return_type) if s]
             self._named = {w for s in strings for w in _TYPE_WORD.findall(s)}
-        top = self.project.top[path]
-        return any(n.kind in TYPE_TARGETS for name in top.keys() & self._named for n in top[name])
+        named = self._named
+        for name, hits in self.project.top[path].items():  # a file's few names, not the hundreds named
+            if name in named and any(n.kind in TYPE_TARGETS for n in hits):
+                return True
+        return False
 
 
 def _callable(node: Node) -> bool:
