@@ -239,7 +239,7 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical, damp) -> dict[str, tu
                 seeds[n.id] = (n, weight * damp(n.file_path))
     # a named class with words about it ("how does Flask dispatch a request"): the members whose names
     # hold those words are what the question is about
-    stems = [word_stem(word) for word in terms.words]
+    stems = [lexical.stems.get(word) or word_stem(word) for word in terms.words]
     for nid, (node, weight) in list(seeds.items()):
         if node.kind not in ("class", "interface") or not stems:
             continue
