@@ -349,6 +349,8 @@ def test_probe_runner_scores_a_small_probe_set_the_same_on_every_run(tmp_path):
                         "corpus": str(corpus),
                         "question": "how are passwords hashed and checked",
                         "answers": ["auth/hashers.py"],
+                        # the whole small file is shown; no symbol is called ``nowhere``
+                        "symbols": ["auth/hashers.py:check_password", "auth/hashers.py:nowhere"],
                         "split": "tune",
                     },
                     {
@@ -384,6 +386,8 @@ def test_probe_runner_scores_a_small_probe_set_the_same_on_every_run(tmp_path):
     assert strip[0] == strip[1]
     rows = runs[0]["rows"]
     assert [r["rank"] for r in rows] == [1, 1, 1]
+    assert [r["symbols_missed"] for r in rows] == [["auth/hashers.py:nowhere"], [], []]
+    assert runs[0]["totals"]["tune"]["symbol_hits"] == "0/1"
     assert runs[0]["totals"]["prose"]["hit"] == 1.0 and runs[0]["totals"]["symbol"]["rank1"] == 1.0
     assert all(r["chars"] <= r["budget"] for r in rows)
 
