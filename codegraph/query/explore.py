@@ -229,14 +229,14 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical, damp) -> dict[str, tu
     # (resolve.py's, for "how does the indexer resolve…"), not to whichever the index lists first
     top_idf = max(lexical.idf.values(), default=0.0) or 1.0
     for word in terms.words:
-        exact = [n for n in reader.nodes_named(word) if n.kind not in DATA_MEMBERS][:8]
+        exact = [n for n in reader.nodes_named(word) if n.kind not in DATA_MEMBERS]
         rarity = (lexical.idf.get(word, top_idf) / top_idf) ** 2
-        share = {n.id: max(lexical.symbols.get(n.id, 0.0), 1e-9) for n in exact}
-        total = sum(share.values())
-        for n in exact:
+        kept = exact[:8]
+        share = {n.id: max(lexical.symbols.get(n.id, 0.0), 1e-9) for n in kept}
+        mass = rarity * len(kept) / max(1, len(exact)) ** 0.5  # each got rarity / sqrt(namesakes)
+        for n in kept:
             if n.id not in seeds:
-                weight = rarity * len(exact) ** 0.5 * share[n.id] / total
-                seeds[n.id] = (n, weight * damp(n.file_path))
+                seeds[n.id] = (n, mass * share[n.id] / sum(share.values()) * damp(n.file_path))
     # a named class with words about it ("how does Flask dispatch a request"): the members whose names
     # hold those words are what the question is about
     stems = [lexical.stems.get(word) or word_stem(word) for word in terms.words]

@@ -22,15 +22,17 @@ Snowball cuts "indexer" to "index", which every file under ``index/`` holds), an
 file's whole own name (``resolve`` → resolve.py, at most NAMED_FILES so named) weighs, in that file
 and for its symbols, as rare as those files are, at PATH_SHARE. Both came from the README's first
 question on this repository, "how does the indexer resolve an imported call": its seeds were a JVM
-resolver and four tests; the prose probes did not move (tests/query/test_explore_ranking.py).
+resolver and four tests (tests/query/test_explore_ranking.py); the prose probes' totals did not
+move.
 
 Irregular past forms meet their verb (a question's "sent" → ``send``, a docstring's "found" for
 "find"), and an agent noun meets its verb when the code's names use it ("handler" → ``handle``):
 prose rank 1 64 % → 67 % on the probes, none lost.
 
 Damped, never dropped: words in type-level symbols (interfaces, type aliases, enums, properties,
-fields) count half; exception classes (``…Error``, ``…Exception``, ``…Warning``) ×0.3 as symbols, and a file
-whose every matching symbol is one ×0.5: they share a flow's vocabulary without doing the work.
+fields) count half; exception classes (``…Error``, ``…Exception``, ``…Warning``) ×0.3 as symbols,
+and a file whose every matching symbol is one ×0.5: they share a flow's vocabulary without doing
+the work.
 """
 
 from __future__ import annotations
@@ -347,6 +349,7 @@ def _file_names(paths: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 def _by_path(named: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Word → paths turned into path → words."""
     out: dict[str, set[str]] = defaultdict(set)
     for word, paths in named.items():
         for path in paths:
