@@ -290,9 +290,9 @@ def test_struct_fields_named_like_a_question_word_do_not_seed_go_gin(tmp_path):
     index_project(ProjectPaths(root))
     with Reader(root) as reader:
         ranking = explore.rank(reader, "how does the router find the handler for a request path")
-    assert (
-        ranking.seeds[0].qualified_name == "node::findCaseInsensitivePath"
-    )  # tree.go: matches "find", "path"
+    top = ranking.seeds[0]
+    # the router's code (tree.go holds the routing tree, gin.go dispatches a request into it), not a test
+    assert (top.file_path, top.kind) in {("tree.go", "method"), ("tree.go", "function"), ("gin.go", "method")}
     named_by_a_word = [n.qualified_name for n in ranking.seeds if n.kind == "field" and n.name == "path"]
     assert named_by_a_word == []  # fields still seed through the words' lexical match, by their weight
 
