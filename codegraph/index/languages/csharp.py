@@ -4,7 +4,8 @@ Namespaces are not nodes: a block namespace (``namespace A.B { … }``) and a fi
 (``namespace A.B;``, whose declarations are its siblings in the tree) both qualify the types in them,
 so ``Newtonsoft.Json.Linq::JTokenWriter::WriteStartObject`` reads the same either way. A file sees
 without ``using`` the types of its own namespace and of the enclosing ones; ``using A.B;`` imports a
-namespace (every file declaring it), ``using X = A.B.C;`` one type. The parts of a ``partial`` class
+namespace (every file declaring it is visible; the ``imports`` edges go to the ones the file uses),
+``using X = A.B.C;`` one type. The parts of a ``partial`` class
 in several files are one class for member lookups. Bare calls mean members of the enclosing types
 (C# has no free functions) or local functions. Conditional-compilation lines are blanked before
 parsing, keeping the first branch of each ``#if`` (the grammar cannot parse an ``#if`` that splits a
