@@ -117,12 +117,14 @@ class _Project:
         # a bare name inside a class asks its MRO (Scala's library: 49k lookups, ~12 classes each)
         self._member_memo: dict[tuple[str, str], list[Node] | None] | None = None
         self._bare_memo: dict[tuple, tuple[Node | str | None, str]] | None = None  # see lookup_bare
+        self._stated_memo: dict[tuple[str, str], tuple[str, set[str]] | None] | None = None
         self._class_of_active: set[tuple[str, str]] = set()
         self._export_memo: dict[tuple[str, str], Node | str | None] = {}
         self._star_seen: set[str] | None = None
         # see _may_export: off while the languages' prepare may still add top-level names
         self._holders: dict[str, set[str]] | None = None
         self._holders_ready = False
+        self._always_asked: dict[str, frozenset[str]] = {}  # see _package_members
         self._closure: dict[str, frozenset[str] | None] = {}
         # plain star walks (see _star_order): module → the files the walk checks, in order (None:
         # not plain); on only once owners are attached, since attach_owners moves top-level names
@@ -297,8 +299,12 @@ class _Project:
         members = self.packages[handle]
         if not self._holders_ready:
             return members
+        always = self._always_asked.get(handle)
+        if always is None:  # the files whose answer does not depend on holding the name
+            always = frozenset(m for m in members if self.star[m] or _has_submodules(self.lang[m]))
+            self._always_asked[handle] = always
         held = self._holders_of(name) or ()
-        return [m for m in members if m in held or self.star[m] or _has_submodules(self.lang[m])]
+        return [m for m in members if m in held or m in always]
 
     def _star_closure(self, path: str) -> frozenset[str] | None:
         """The files star imports lead to from ``path`` (itself included, packages expanded), or None
@@ -685,6 +691,7 @@ class _Project:
         self._returns_memo.clear()
         self._member_memo = {}
         self._bare_memo = {}
+        self._stated_memo = {}
 
     def mro(self, class_id: str) -> list[str]:
         """``class_id`` and its bases in the project, in C3 linearization order (Python's MRO; for
@@ -772,8 +779,26 @@ class _Project:
 
     def _inherited_type(self, cls: Node, var: str) -> Node | None:
         """The type the nearest base of ``cls`` states for ``var``, resolved in that base's file."""
-        seen = {cls.id}
-        queue = list(self.bases.get(cls.id, ()))
+        memo = self._stated_memo
+        if memo is None:
+            stated = self._stated_in_bases(cls.id, var)
+        else:
+            key = (cls.id, var)
+            stated = memo.get(key, _UNSET)
+            if stated is _UNSET:
+                stated = memo[key] = self._stated_in_bases(cls.id, var)
+        if stated is None:
+            return None
+        base_id, names = stated
+        base = self.nodes[base_id]
+        return self.class_of(base.file_path, base_id, next(iter(names))) if len(names) == 1 else None
+
+    def _stated_in_bases(self, class_id: str, var: str) -> tuple[str, set[str]] | None:
+        """The nearest base of ``class_id`` (breadth-first, 32 at most) with type facts for ``var``,
+        and those facts. Memoised once the bases are complete (Scala's library: 7k asks, most
+        walking a deep hierarchy to find nothing)."""
+        seen = {class_id}
+        queue = list(self.bases.get(class_id, ()))
         while queue and len(seen) < 32:
             base_id = queue.pop(0)
             if base_id in seen:
@@ -781,8 +806,7 @@ class _Project:
             seen.add(base_id)
             names = self.types.get(base_id, {}).get(var)
             if names:
-                base = self.nodes[base_id]
-                return self.class_of(base.file_path, base_id, next(iter(names))) if len(names) == 1 else None
+                return base_id, names
             queue.extend(self.bases.get(base_id, ()))
         return None
 

@@ -557,7 +557,7 @@ class Scala(LanguageModule):
             pkg = state.package_named(path, ".".join(parts[:cut]))
             if pkg is None:
                 continue
-            found = {n.id: n for f in state.packages[pkg] for n in project.top.get(f, {}).get(parts[cut], ())}
+            found = {n.id: n for _, n in state.package_top(project, pkg).get(parts[cut], ())}
             current = _term(state, next(iter(found.values()))) if len(found) == 1 else None
             for part in parts[cut + 1 :]:
                 nested: list[Node] = project.children.get(current.id, {}).get(part, []) if current else []
@@ -732,10 +732,10 @@ def resolve_type(project, path: str, scope_id: str, written: str) -> Node | None
     state: _Packages = project.lang_state["scala"]
     parts = base.split(".")
     for cut in range(len(parts) - 1, 0, -1):
-        files = state.packages.get(".".join(parts[:cut]))
-        if not files:
+        pkg = ".".join(parts[:cut])
+        if not state.packages.get(pkg):
             continue
-        found = {n.id: n for f in files for n in project.top.get(f, {}).get(parts[cut], ())}
+        found = {n.id: n for _, n in state.package_top(project, pkg).get(parts[cut], ())}
         current = next(iter(found.values())) if len(found) == 1 else None
         for part in parts[cut + 1 :]:
             current = project.member(current.id, part) if current is not None else None
