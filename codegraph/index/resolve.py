@@ -22,8 +22,6 @@ from dataclasses import dataclass, field, replace
 from codegraph.index.languages.base import HELD_BY, PARAM_OF, LanguageModule
 from codegraph.model import ELEMENT_USE, OWNER_SOURCE, Edge, FileExtraction, Node, Ref
 
-_UNSET = object()  # a memo's "not computed yet" (None is an answer)
-
 TYPE_TARGETS = frozenset(
     {
         "class",
@@ -649,8 +647,9 @@ class _Project:
             hits = self._member_hits(class_id, name)
         else:
             key = (class_id, name)
-            hits = memo.get(key, _UNSET)
-            if hits is _UNSET:
+            if key in memo:
+                hits = memo[key]
+            else:
                 hits = memo[key] = self._member_hits(class_id, name)
         if hits is None:
             return None
@@ -784,8 +783,9 @@ class _Project:
             stated = self._stated_in_bases(cls.id, var)
         else:
             key = (cls.id, var)
-            stated = memo.get(key, _UNSET)
-            if stated is _UNSET:
+            if key in memo:
+                stated = memo[key]
+            else:
                 stated = memo[key] = self._stated_in_bases(cls.id, var)
         if stated is None:
             return None
