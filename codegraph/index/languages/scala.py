@@ -140,18 +140,6 @@ class ScalaExtractor(Extractor):
     def __init__(self, path: str, source: bytes, lang):
         super().__init__(path, source, lang)
         self._aliases: list[tuple[int, int, str]] = []  # (start, end, name) of `self =>` aliases of `this`
-        # capture name → its handler: one dictionary look-up per captured node (47k on Scala's library)
-        self._handlers = {
-            "reference.call": self._call,
-            "reference.new": self._new,
-            "reference.field": self._field_access,
-            "reference.infix": self._infix,
-            "import": self._import,
-            "alias.self": self._self_alias,
-            "local.parameter": self._parameter,
-            "local.bind": self._bind,
-            "local.class_parameter": self._class_parameter,
-        }
 
     def _call_ref(self, ts, name: str, recv: str | None, arity: int | None, kind: str = "calls") -> None:
         if arity is not None:
@@ -195,9 +183,9 @@ class ScalaExtractor(Extractor):
 
     # ---------------------------------------------------------------- captures
     def handle(self, capture: str, ts) -> None:
-        handler = self._handlers.get(capture)
+        handler = _HANDLERS.get(capture)
         if handler is not None:
-            handler(ts)
+            handler(self, ts)
         elif capture.startswith("definition."):
             self._definition(capture[len("definition.") :], ts)
 
@@ -469,6 +457,22 @@ class ScalaExtractor(Extractor):
             if ret is not None:
                 node.return_type = squash(text(ret).lstrip(":").strip(), 120)
         node.docstring = _doc_comment(ts)
+
+
+# capture name → its handler: one dictionary look-up per captured node (47k on Scala's library). On
+# the class, not the instance: bound methods in an instance's dictionary would make each extractor
+# a reference cycle that keeps its syntax tree alive until the collector runs
+_HANDLERS = {
+    "reference.call": ScalaExtractor._call,
+    "reference.new": ScalaExtractor._new,
+    "reference.field": ScalaExtractor._field_access,
+    "reference.infix": ScalaExtractor._infix,
+    "import": ScalaExtractor._import,
+    "alias.self": ScalaExtractor._self_alias,
+    "local.parameter": ScalaExtractor._parameter,
+    "local.bind": ScalaExtractor._bind,
+    "local.class_parameter": ScalaExtractor._class_parameter,
+}
 
 
 def _doc_comment(ts) -> str | None:
