@@ -345,5 +345,8 @@ class LazyProject(_Project):
     def _may_export(self, path: str, name: str) -> bool:
         return True  # the eager answer without the shortcut: the walk finds what the holders allow
 
+    def _package_members(self, handle: str, name: str) -> list[str]:
+        return self.packages[handle]  # every file: the holders know only the files filled so far
+
     def _declares_type(self, owner: str) -> bool:
         raise LazyUnavailable("a member of a type the project does not declare")

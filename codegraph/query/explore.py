@@ -794,7 +794,9 @@ def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node,
     for seed in top:
         incoming = reader.incoming([seed.id], ("calls", "instantiates"))
         callers = reader.nodes(e[0] for e in incoming)
-        sites = [(callers[e[0]], e[3]) for e in incoming if e[0] in callers][:BLAST_SITES]
+        # one site per (caller, line): two calls on one line (``fast.f(x) == slow.f(x)``) are one place to read
+        places = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))[:BLAST_SITES]
+        sites = [(callers[caller], line) for caller, line in places]
         tests = sorted(
             {
                 callers[e[0]].file_path

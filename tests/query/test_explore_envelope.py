@@ -226,3 +226,21 @@ def test_the_top_file_gets_its_best_span_that_fits_when_its_best_does_not(router
     roomier = explore.explore(router, question, max_chars=3000)
     assert not _within(roomier.sections[0].spans, handler.start_line, handler.end_line)
     assert "- more in web/router.py: find_handler(root, path) (line 5)" in render(roomier)
+
+
+def test_two_calls_on_one_line_are_one_blast_radius_site(tmp_path):
+    # a line comparing two calls of the same function (the self repo's
+    # ``assert fast.export_of(...) == slow.export_of(...)``) was listed twice under its caller
+    (tmp_path / "calc.py").write_text(
+        'def price_total(items):\n    """Sum the price of the items."""\n    return sum(items)\n'
+    )
+    (tmp_path / "check.py").write_text(
+        "from calc import price_total\n\n\n"
+        "def compare_price_totals(a, b):\n"
+        "    return price_total(a) == price_total(b)\n"
+    )
+    index_project(ProjectPaths(tmp_path))
+    with Reader(tmp_path) as reader:
+        result = explore.explore(reader, "how is the price total of the items summed")
+    sites = {seed.name: sites for seed, sites, _ in result.blast}
+    assert [(n.name, line) for n, line in sites["price_total"]] == [("compare_price_totals", 5)]
