@@ -473,10 +473,15 @@ def _fill_files(conn, ts, parsed, mentions, interfaces) -> tuple[list[str], list
     :func:`_fill_indexes` and :func:`_fill_resolution` to restore."""
     triggers = _suspend_fts_triggers(conn)
     indexes = _suspend_indexes(conn, "nodes")
+    _add_files(conn, ts, parsed, mentions, interfaces)
+    return triggers, indexes
+
+
+def _add_files(conn, ts, parsed, mentions, interfaces) -> None:
+    """:func:`_fill_files`'s rows of ``parsed`` (one batch of a fill whose batches come in path order)."""
     _insert_files(conn, parsed, ts)
     _insert_blobs(conn, interfaces, mentions, None)
     conn.executemany(_VOCAB_SQL, _vocab_rows(parsed))
-    return triggers, indexes
 
 
 def _fill_indexes(conn, indexes: list[str]) -> None:
@@ -526,18 +531,44 @@ class FirstWrite:
     :meth:`finish` or :meth:`abort`: the caller must not use it meanwhile.
     """
 
-    def __init__(self, conn: sqlite3.Connection, parsed, mentions, interfaces) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, spill: bool = False) -> None:
+        """Begin the transaction, the nodes' indexes and the full-text triggers dropped; rows come
+        with :meth:`add`, then :meth:`build_indexes`. ``spill``: SQLite's sorts (the index builds)
+        and temporary tables go to files, not memory, till :meth:`finish` or :meth:`abort` (a very
+        large index: the sorter of 3 million nodes' or 8 million edges' keys otherwise stays in RAM)."""
         self._conn = conn
         self._journal = rollback_journal(conn)
         self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._ts = now_ms()
+        self._spill = spill
         try:
+            if spill:
+                conn.execute("PRAGMA temp_store = FILE")
             conn.execute("BEGIN IMMEDIATE")
-            self._triggers, indexes = _fill_files(conn, now_ms(), parsed, mentions, interfaces)
+            self._triggers = _suspend_fts_triggers(conn)
+            self._indexes = _suspend_indexes(conn, "nodes")
         except BaseException:
             self._rollback()
             raise
+
+    def add(self, parsed: list[ParsedFile], mentions: dict[str, bytes], interfaces: dict[str, bytes]) -> None:
+        """Insert the rows of ``parsed`` that need no resolution (as :func:`_fill_files`); calls
+        must come in path order, so the rows are the ones a single call with every file makes.
+
+        Raises:
+            sqlite3.Error: the transaction is rolled back.
+        """
+        try:
+            _add_files(self._conn, self._ts, parsed, mentions, interfaces)
+        except BaseException:
+            self._rollback()
+            raise
+
+    def build_indexes(self) -> None:
+        """Start the thread that builds the nodes' indexes and the full-text index (every file added)."""
         self._thread = threading.Thread(
-            target=self._run, args=(indexes,), name="codegraph-first-write", daemon=True
+            target=self._run, args=(self._indexes,), name="codegraph-first-write", daemon=True
         )
         self._thread.start()
 
@@ -567,7 +598,8 @@ class FirstWrite:
             # no GIL): django-sdist's 175k edge rows take 0.4 s of CPU, its 100k unresolved rows 0.4 s
             edge_rows, unresolved_rows = _edge_rows(edges), _unresolved_rows(unresolved)
         finally:
-            self._thread.join()
+            if self._thread is not None:
+                self._thread.join()
         try:
             if self._error is not None:
                 raise self._error
@@ -586,13 +618,15 @@ class FirstWrite:
             raise
         if self._journal:
             wal_journal(self._conn)
+        self._unspill()
 
     def abort(self) -> None:
         """Stop the thread's statement, wait for it, roll back (the resolution failed or was
         interrupted); the connection is the caller's again."""
-        if self._thread.is_alive():
-            self._conn.interrupt()
-        self._thread.join()
+        if self._thread is not None:
+            if self._thread.is_alive():
+                self._conn.interrupt()
+            self._thread.join()
         self._rollback()
 
     def _rollback(self) -> None:
@@ -603,6 +637,13 @@ class FirstWrite:
             with contextlib.suppress(sqlite3.Error):
                 wal_journal(self._conn)
             self._journal = False
+        self._unspill()
+
+    def _unspill(self) -> None:
+        if self._spill:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA temp_store = MEMORY")  # connect_writer's setting
+            self._spill = False
 
 
 def begin_first(
@@ -612,7 +653,17 @@ def begin_first(
     least BULK_ROWS nodes), else None (write with :func:`write_index` after resolving)."""
     if sum(len(p.extraction.nodes) for p in parsed) < BULK_ROWS or not _empty(conn):
         return None
-    return FirstWrite(conn, parsed, mentions, interfaces)
+    first = FirstWrite(conn)
+    first.add(parsed, mentions, interfaces)
+    first.build_indexes()
+    return first
+
+
+def begin_streamed(conn: sqlite3.Connection) -> FirstWrite | None:
+    """A :class:`FirstWrite` to :meth:`~FirstWrite.add` files to as they are parsed (issue 12: a
+    100,000-file first index held every file's rows and blobs till the write), spilling SQLite's
+    sorts to files; None when the index is not empty."""
+    return FirstWrite(conn, spill=True) if _empty(conn) else None
 
 
 _EDGE_SQL = "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)"
