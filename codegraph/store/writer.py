@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import marshal
 import re
 import sqlite3
+import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from codegraph.model import Edge, FileExtraction, Node, Ref
@@ -494,25 +496,107 @@ def _fill_indexes(conn, indexes: list[str]) -> None:
 
 
 def _fill_resolution(
-    conn, edge_rows, unresolved_rows, skipped, metadata, skip_stats, per_file, triggers
+    conn, edge_rows, unresolved_rows, skipped, metadata, skip_stats, per_file, triggers, spilled=None
 ) -> None:
     """The second half of :func:`_write_first`: the edges and unresolved references (rows as
-    :func:`_edge_rows` and :func:`_unresolved_rows` make them; any iterable) and the per-file
-    resolution rows with their indexes, the skipped files and metadata, the full-text triggers back;
-    then the commit."""
+    :func:`_edge_rows` and :func:`_unresolved_rows` make them; any iterable; or, with ``spilled``, a
+    :class:`_Spill`'s) and the per-file resolution rows with their indexes, the skipped files and
+    metadata, the full-text triggers back; then the commit."""
     for table in ("edges", "unresolved_refs"):
         indexes = _suspend_indexes(conn, table)
-        if table == "edges":
+        if spilled is not None:
+            spilled.insert(conn, table)
+        elif table == "edges":
             conn.executemany(_EDGE_SQL, edge_rows)
         else:
             conn.executemany(_UNRESOLVED_SQL, unresolved_rows)
         for sql in indexes:
-            conn.execute(sql)
+            try:
+                conn.execute(sql)
+            except sqlite3.IntegrityError:  # spilled edges of one identity: keep the first, as _edge_rows
+                if spilled is None or table != "edges":
+                    raise
+                _drop_later_duplicates(conn)
+                conn.execute(sql)
     _insert_blobs(conn, None, None, per_file)
     _finish(conn, skipped, skip_stats, metadata)
     for sql in triggers:
         conn.execute(sql)
     conn.execute("COMMIT")
+
+
+def _drop_later_duplicates(conn: sqlite3.Connection) -> None:
+    """Keep the first edge of each identity (``idx_edges_identity``'s key) and number the rest from
+    1 again, in order: the rows :func:`_edge_rows` would have given."""
+    conn.execute(
+        "DELETE FROM edges WHERE id NOT IN (SELECT MIN(id) FROM edges "
+        "GROUP BY source, target, kind, IFNULL(line, -1), IFNULL(col, -1))"
+    )
+    conn.execute(
+        "CREATE TEMP TABLE cg_kept AS SELECT source, target, kind, metadata, line, col FROM edges ORDER BY id"
+    )
+    conn.execute("DELETE FROM edges")
+    conn.execute("UPDATE sqlite_sequence SET seq = 0 WHERE name = 'edges'")
+    conn.execute(
+        "INSERT INTO edges(source, target, kind, metadata, line, col) "
+        "SELECT source, target, kind, metadata, line, col FROM cg_kept ORDER BY rowid"
+    )
+    conn.execute("DROP TABLE cg_kept")
+
+
+SPILL_ROWS = 20_000  # rows a _Spill gathers before it writes them to its file
+
+
+class _Spill:
+    """The edges and unresolved references of a resolution, as rows, in a temporary file (marshal
+    chunks) instead of in memory (issue 12): :meth:`take` is ``resolve``'s sink; :meth:`insert` puts
+    them into the tables in the order the lists would have had, unresolved ones sorted and distinct."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile(prefix="codegraph-spill-")
+        self._edges: list[tuple] = []
+        self._unresolved: list[tuple] = []
+
+    def take(self, edges: list[Edge], unresolved: list[tuple[Ref, str, str]]) -> None:
+        self._edges.extend((e.source, e.target, e.kind, _meta_json(e.metadata), e.line, e.col) for e in edges)
+        self._unresolved.extend(
+            (r.source, r.name, r.kind, r.line, r.col, path, lang, r.name.rsplit(".", 1)[-1])
+            for r, path, lang in unresolved
+        )
+        if len(self._edges) + len(self._unresolved) >= SPILL_ROWS:
+            self._write()
+
+    def _write(self) -> None:
+        marshal.dump((self._edges, self._unresolved), self._file)
+        self._edges, self._unresolved = [], []
+
+    def _chunks(self):
+        self._write()
+        self._file.seek(0)
+        while True:
+            try:
+                yield marshal.load(self._file)
+            except EOFError:
+                return
+
+    def insert(self, conn: sqlite3.Connection, table: str) -> None:
+        if table == "edges":
+            for edges, _ in self._chunks():
+                conn.executemany(_EDGE_SQL, edges)
+            return
+        conn.execute("CREATE TEMP TABLE cg_unresolved(s, n, k, l, c, p, g, t)")
+        for _, unresolved in self._chunks():
+            conn.executemany("INSERT INTO cg_unresolved VALUES (?, ?, ?, ?, ?, ?, ?, ?)", unresolved)
+        # SQLite's order of text (bytes of UTF-8) is Python's of str (code points): _unresolved_rows'
+        conn.execute(
+            "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
+            "language, status, name_tail) SELECT DISTINCT s, n, k, l, c, p, g, 'failed', t FROM cg_unresolved "
+            "ORDER BY s, n, k, l, c, p, g"
+        )
+        conn.execute("DROP TABLE cg_unresolved")
+
+    def close(self) -> None:
+        self._file.close()
 
 
 class FirstWrite:
@@ -542,6 +626,7 @@ class FirstWrite:
         self._thread: threading.Thread | None = None
         self._ts = now_ms()
         self._spill = spill
+        self._spilled: _Spill | None = None
         try:
             if spill:
                 conn.execute("PRAGMA temp_store = FILE")
@@ -564,6 +649,13 @@ class FirstWrite:
         except BaseException:
             self._rollback()
             raise
+
+    def sink(self) -> Callable[[list[Edge], list[tuple[Ref, str, str]]], None]:
+        """A ``resolve`` sink that keeps the edges and unresolved references in a temporary file
+        till :meth:`finish` (which then writes those, not its arguments')."""
+        if self._spilled is None:
+            self._spilled = _Spill()
+        return self._spilled.take
 
     def build_indexes(self) -> None:
         """Start the thread that builds the nodes' indexes and the full-text index (every file added)."""
@@ -597,6 +689,8 @@ class FirstWrite:
             # built while the thread may still be inside SQLite (its index and full-text builds hold
             # no GIL): django-sdist's 175k edge rows take 0.4 s of CPU, its 100k unresolved rows 0.4 s
             edge_rows, unresolved_rows = _edge_rows(edges), _unresolved_rows(unresolved)
+            if self._spilled is not None and (edge_rows or unresolved_rows):
+                raise ValueError("rows both given and spilled")
         finally:
             if self._thread is not None:
                 self._thread.join()
@@ -612,6 +706,7 @@ class FirstWrite:
                 skip_stats,
                 per_file,
                 self._triggers,
+                self._spilled,
             )
         except BaseException:
             self._rollback()
@@ -640,6 +735,9 @@ class FirstWrite:
         self._unspill()
 
     def _unspill(self) -> None:
+        if self._spilled is not None:
+            self._spilled.close()
+            self._spilled = None
         if self._spill:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.execute("PRAGMA temp_store = MEMORY")  # connect_writer's setting
