@@ -1210,7 +1210,8 @@ STREAM_BATCH = 256  # parsed files whose rows a streamed first index inserts at 
 class _Streamed:
     """The parsed-files list of a streamed first index: each file appended is kept in ``parsed``
     without its cache, interface and mentions blobs, which go into the write transaction in batches
-    of STREAM_BATCH (issue 12: the blobs were ~30 % of what a 10,000-file index held till the write),
+    of STREAM_BATCH (issue 12: the blobs were ~30 % of what a 10,000-file index held till the write)
+    and its nodes without their docstrings (written with the rows; resolution never reads them),
     and with only its ``extends``/``implements`` references (what the lookup tables read): the rest
     wait in ``refs``, compressed, till ``resolve`` reaches the file (:meth:`refs_of`; 14 of the 34 KB
     a synthetic monorepo file's extraction held, measured with ``sys.getsizeof`` over 2,000 files)."""
@@ -1242,6 +1243,8 @@ class _Streamed:
         self.write.add(batch, {p.path: p.mentions for p in batch}, _interfaces(batch))
         for p in batch:
             p.data = p.interface = p.mentions = b""
+            for n in p.extraction.nodes:  # stored now, and no lookup reads them
+                n.docstring = None
         self.parsed.extend(batch)
         self._batch = []
 
