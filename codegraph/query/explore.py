@@ -3,7 +3,8 @@ symbols). Both rank with the same machinery:
 
 1. Seeds: symbols the question names exactly (identifier-shaped tokens such as ``QuerySet.filter``,
    ``build_filter``, ``WhereNode``); symbols whose whole name is a plain word of the question, weighted
-   by how rare that word is; the class members whose names hold the question's words; then the
+   by how rare that word is and shared among its namesakes by what the question's other words say of
+   each (its lexical score); the class members whose names hold the question's words; then the
    LEXICAL_SEEDS symbols its plain words describe best (``codegraph.query.lexical``: Snowball stems
    matched in name parts, docstrings and path names, scored like BM25). A task's verbs ("add", "fix",
    "change"…) do not seed ``context``. Full-text matches are the fallback when no word is found.
@@ -16,7 +17,8 @@ symbols). Both rank with the same machinery:
    best; weighted less when the question names symbols, in full for the file defining them).
 4. Rank multipliers damp, never drop: generated files ×0.3, hand-written ambient declaration files
    ×0.5 (combined with min()), tests or examples ×0.5 on top. They apply to a file's seed weights
-   before the walk and to its score after it, and once more to its lexical score (such files hold a
+   (before the LEXICAL_SEEDS are picked, so a test's sentence-long name does not take a seat of the
+   code) and to its score after the walk, and once more to its lexical score (such files hold a
    flow's vocabulary without doing the work). A declaration file keeps full weight when the question
    names one of its types by an identifier-shaped token.
 
@@ -43,7 +45,7 @@ from codegraph.index import source
 from codegraph.index.drift import changed_files, current_span
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
-from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, stem
+from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, word_stem
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
@@ -204,7 +206,9 @@ class Ranking:
     terms: Terms
 
 
-def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[Node, float]]:
+def _seeds(reader: Reader, terms: Terms, lexical: Lexical, damp) -> dict[str, tuple[Node, float]]:
+    """Seed symbol id → (node, weight), each weight times its file's rank multiplier (``damp``:
+    path → multiplier): a damped file's symbols stay seeds, below the code doing the work."""
     from codegraph.errors import SymbolNotFound
     from codegraph.query.symbols import find_symbols
 
@@ -216,20 +220,26 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[No
             continue
         weight = 3.0 / max(1, len(found)) ** 0.5
         for n in found[:12]:
-            seeds[n.id] = (n, max(weight, seeds.get(n.id, (n, 0))[1]))
+            seeds[n.id] = (n, max(weight * damp(n.file_path), seeds.get(n.id, (n, 0))[1]))
     # a word that is a symbol's whole name ("how does authenticate check…"), weighted by how rare the
     # word is among the question's (a common one, "request", would otherwise lead); not a field or
-    # property: "…a request path" seeded go-gin on five structs' `path` fields — data, not a flow
+    # property: "…a request path" seeded go-gin on five structs' `path` fields — data, not a flow.
+    # The word's weight is shared by what the rest of the question says of each (its lexical score):
+    # a verb several modules define ("resolve") goes to the one the other words and paths point at
+    # (resolve.py's, for "how does the indexer resolve…"), not to whichever the index lists first
     top_idf = max(lexical.idf.values(), default=0.0) or 1.0
     for word in terms.words:
         exact = [n for n in reader.nodes_named(word) if n.kind not in DATA_MEMBERS]
         rarity = (lexical.idf.get(word, top_idf) / top_idf) ** 2
-        for n in exact[:8]:
+        kept = exact[:8]
+        share = {n.id: max(lexical.symbols.get(n.id, 0.0), 1e-9) for n in kept}
+        mass = rarity * len(kept) / max(1, len(exact)) ** 0.5  # each got rarity / sqrt(namesakes)
+        for n in kept:
             if n.id not in seeds:
-                seeds[n.id] = (n, rarity / max(1, len(exact)) ** 0.5)
+                seeds[n.id] = (n, mass * share[n.id] / sum(share.values()) * damp(n.file_path))
     # a named class with words about it ("how does Flask dispatch a request"): the members whose names
     # hold those words are what the question is about
-    stems = [stem(word) for word in terms.words]
+    stems = [lexical.stems.get(word) or word_stem(word) for word in terms.words]
     for nid, (node, weight) in list(seeds.items()):
         if node.kind not in ("class", "interface") or not stems:
             continue
@@ -243,7 +253,7 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[No
             seeds.setdefault(m.id, (m, weight / max(2, len(members))))
     named_total = sum(w for _, w in seeds.values())
     if lexical.symbols:
-        _add_lexical_seeds(reader, terms, lexical, seeds, named_total)
+        _add_lexical_seeds(reader, terms, lexical, seeds, named_total, damp)
         return seeds
     # no plain word found anywhere (or none given): the full-text index over names and docstrings
     text = " ".join(terms.words) or " ".join(
@@ -261,27 +271,39 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical) -> dict[str, tuple[No
         decay = [0.85**i for i in range(len(hits))]
         scale = cap / sum(decay)
         for (n, _), d in zip(hits, decay, strict=True):
-            seeds[n.id] = (n, d * scale)
+            seeds[n.id] = (n, d * scale * damp(n.file_path))
     return seeds
 
 
 def _add_lexical_seeds(
-    reader: Reader, terms: Terms, lexical: Lexical, seeds: dict, named_total: float
+    reader: Reader, terms: Terms, lexical: Lexical, seeds: dict, named_total: float, damp
 ) -> None:
-    """The LEXICAL_SEEDS symbols the question's words describe best, weighted by their lexical score.
+    """The LEXICAL_SEEDS symbols the question's words describe best, weighted by their lexical score
+    times their file's rank multiplier.
 
     Together they weigh a quarter of the named symbols when the question names some (the names say
-    what it is about; the words only narrow it down), and LEXICAL_MASS when it names none."""
-    top = sorted(lexical.symbols.items(), key=lambda kv: (-kv[1], kv[0]))[:LEXICAL_SEEDS]
-    top = [(nid, sc) for nid, sc in top if nid not in seeds and sc > 0]
+    what it is about; the words only narrow it down), and LEXICAL_MASS when it names none. Damped
+    before they are picked: a test's name is a sentence of the behaviour it checks, and undamped the
+    tests took the seats of the code ("how does the indexer resolve an imported call" seeded four)."""
+    ranked = sorted(lexical.symbols.items(), key=lambda kv: (-kv[1], kv[0]))
+    ranked = [(nid, sc) for nid, sc in ranked if nid not in seeds and sc > 0]
+    found = reader.nodes(nid for nid, _ in ranked[: LEXICAL_SEEDS * 4])
+    top: list[tuple[str, float]] = []
+    for nid, sc in ranked[: LEXICAL_SEEDS * 4]:
+        # a multiplier is at most 1: once the raw score is below the LEXICAL_SEEDS-th damped one,
+        # no later symbol can enter
+        if len(top) >= LEXICAL_SEEDS and sc <= top[LEXICAL_SEEDS - 1][1]:
+            break
+        if nid in found:
+            top.append((nid, sc * damp(found[nid].file_path)))
+            top.sort(key=lambda kv: -kv[1])
+    top = top[:LEXICAL_SEEDS]
     if not top:
         return
-    found = reader.nodes(nid for nid, _ in top)
     cap = named_total / 4 if terms.identifiers and named_total else LEXICAL_MASS
     total = sum(sc for _, sc in top)
     for nid, sc in top:
-        if nid in found:
-            seeds[nid] = (found[nid], cap * sc / total)
+        seeds[nid] = (found[nid], cap * sc / total)
 
 
 def _boost_flow(reader: Reader, terms: Terms, seeds: dict, scores: dict[str, float]) -> None:
@@ -317,7 +339,6 @@ def rank(
     terms = question_terms(question, extra_vocab)
     terms.words = [w for w in terms.words if w not in drop_words]
     lexical = lexical_scores(reader, terms.words)
-    seeds = _seeds(reader, terms, lexical)
     named_types = {t.replace("::", ".").split(".")[-1] for t in terms.identifiers}
     penalties: dict[str, tuple[float, list[str]]] = {}
 
@@ -326,9 +347,11 @@ def rank(
             penalties[path] = file_penalty(reader, path, named_types)
         return penalties[path]
 
-    # the multiplier damps a file's relevance (the restart mass its seeds inject into the walk) as
-    # well as its graph score; with full-weight seeds a damped file still pulled the walk its way
-    restart = {nid: w * penalty_of(n.file_path)[0] for nid, (n, w) in seeds.items()}
+    # the multiplier damps a file's relevance (its seeds' weights: the restart mass they inject into
+    # the walk) as well as its graph score; with full-weight seeds a damped file still pulled the walk
+    # its way
+    seeds = _seeds(reader, terms, lexical, lambda path: penalty_of(path)[0])
+    restart = {nid: w for nid, (_, w) in seeds.items()}
     total = sum(restart.values()) or 1.0
     restart = {k: v / total for k, v in restart.items()}
     # local graph: two hops around the seeds. The walk follows an edge forwards (caller → callee,
@@ -389,7 +412,11 @@ def rank(
         lexical.files[path] = max(lexical.files.values(), default=1.0)
     file_scores = _file_scores(by_file, lexical, penalty_of, bool(terms.identifiers), defining)
     file_scores.sort(key=lambda f: (-f.score, f.path))
-    ordered_seeds = sorted((n for n, _ in seeds.values()), key=lambda n: -seeds[n.id][1])
+    # equal weights are ordered by the walk's score, damped as the weights are
+    ordered_seeds = sorted(
+        (n for n, _ in seeds.values()),
+        key=lambda n: (-seeds[n.id][1], -scores.get(n.id, 0.0) * penalty_of(n.file_path)[0]),
+    )
     return Ranking(ordered_seeds, scores, nodes, file_scores, terms)
 
 

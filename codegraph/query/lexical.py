@@ -17,9 +17,22 @@ half the idf of words that only its file's path holds. Measured on scripts/agent
 (probe_prose.py): this scoring alone took prose hit@envelope from 84 % to 93 % and rank 1 from 29 %
 to 55 %; with the rest of issue 15 in explore, 97 % and 64 %.
 
-Damped, never dropped: words in type-level symbols (interfaces, type aliases, enums, properties)
-count half; exception classes (``…Error``, ``…Exception``, ``…Warning``) ×0.3 as symbols, and a file
-whose every matching symbol is one ×0.5: they share a flow's vocabulary without doing the work.
+A question word is matched by its stem, except that an agent noun keeps its "-er" (``word_stem``:
+Snowball cuts "indexer" to "index", which every file under ``index/`` holds), and a word that is a
+file's whole own name (``resolve`` → resolve.py, at most NAMED_FILES so named) weighs, in that file
+and for its symbols, as rare as those files are, at PATH_SHARE. Both came from the README's first
+question on this repository, "how does the indexer resolve an imported call": its seeds were a JVM
+resolver and four tests (tests/query/test_explore_ranking.py); the prose probes' totals did not
+move.
+
+Irregular past forms meet their verb (a question's "sent" → ``send``, a docstring's "found" for
+"find"), and an agent noun meets its verb when the code's names use it ("handler" → ``handle``):
+prose rank 1 64 % → 67 % on the probes, none lost.
+
+Damped, never dropped: words in type-level symbols (interfaces, type aliases, enums, properties,
+fields) count half; exception classes (``…Error``, ``…Exception``, ``…Warning``) ×0.3 as symbols,
+and a file whose every matching symbol is one ×0.5: they share a flow's vocabulary without doing
+the work.
 """
 
 from __future__ import annotations
@@ -38,11 +51,13 @@ NAME, PATH, DIRECTORY, DOC = 1.0, 1.0, 0.5, 0.5
 PATH_TF = 3.0  # a word in the file's path counts as this many symbols holding it
 K1, B = 1.2, 0.75  # BM25: term-frequency saturation and length normalisation (symbols per file)
 PATH_SHARE = 0.5  # a symbol's bonus for a word its file's path holds, relative to its own name
+NAMED_FILES = 3  # a word names a module when at most this many files carry it as their whole name
 PREFIX_MIN = 4  # a stem this long also matches as a prefix of a name part ("hash" → hasher)
 NAME_LIMIT = 300  # names per word loaded for scoring; a word in more names is too common to point
 DOC_LIMIT = 400
-# Type-level symbols describe data, not what is done with it: their words count half ("how is an
-# upload queued" is answered by the queue code, not by an ``UploadQueuePriority`` enum).
+# Type-level symbols and data members describe data, not what is done with it: their words count
+# half ("how is an upload queued" is answered by the queue code, not by an ``UploadQueuePriority``
+# enum; "how does the router find the handler…" by gin's lookup, not ``Engine.RedirectFixedPath``).
 KIND_WEIGHT = {
     "interface": 0.5,
     "type_alias": 0.5,
@@ -50,6 +65,7 @@ KIND_WEIGHT = {
     "enum_member": 0.5,
     "namespace": 0.5,
     "property": 0.5,
+    "field": 0.5,
 }
 ERROR_SYMBOL = 0.3
 ERROR_FILE = 0.5
@@ -78,6 +94,55 @@ def stem(word: str) -> str:
     return _stemmer().stemWord(word)
 
 
+# Irregular past forms of verbs code is named by, and their base: a question asks "how is it sent",
+# the code says ``send``; a docstring says "if no handle can be found", the question "find". Forms
+# that are words of their own in code are left out ("bound": bounds; "left": left/right).
+IRREGULAR = {
+    "find": ("found",),
+    "send": ("sent",),
+    "build": ("built",),
+    "write": ("written", "wrote"),
+    "keep": ("kept",),
+    "give": ("given", "gave"),
+    "make": ("made",),
+    "hold": ("held",),
+    "take": ("taken", "took"),
+    "throw": ("thrown", "threw"),
+    "draw": ("drawn", "drew"),
+    "choose": ("chosen", "chose"),
+    "hide": ("hidden",),
+    "get": ("got", "gotten"),
+    "begin": ("began", "begun"),
+    "catch": ("caught",),
+    "show": ("shown",),
+    "bring": ("brought",),
+    "seek": ("sought",),
+    "break": ("broken", "broke"),
+    "freeze": ("frozen", "froze"),
+    "know": ("known", "knew"),
+}
+_BASE = {form: base for base, forms in IRREGULAR.items() for form in forms}
+
+
+def word_stem(word: str, verbs: frozenset[str] = frozenset()) -> str:
+    """The stem a question word is matched by: its Snowball stem, except that
+    - an irregular past form stands for its verb (sent → send);
+    - an agent noun keeps its "-er" when Snowball cuts it from a long word (indexer → index, which
+      every file under ``index/`` holds: "the indexer" is one module, ``indexer.py``);
+    - an agent noun the stemmer keeps whole stands for its verb too when that verb is in ``verbs``
+      (the code base's name parts): "handler" → handl (``handle``, ``handleHTTPRequest``), "router"
+      → rout (``route``, ``addRoute``); "header" stays, no name part is "heade"."""
+    if word in _BASE:
+        return stem(_BASE[word])
+    st = stem(word)
+    base = word.removesuffix("s")
+    if base.endswith("er") and st == base[:-2]:
+        return base
+    if st == word and len(word) >= 6 and word.endswith("er") and word[:-1] in verbs:
+        return stem(word[:-1])
+    return st
+
+
 def name_parts(name: str) -> list[str]:
     """Lower-case words of an identifier or a path part: ``URLResolver`` → url, resolver;
     ``check_password`` → check, password; ``WebGLRenderLists`` → web, gl, render, lists."""
@@ -104,6 +169,8 @@ class Lexical:
     damped: dict[str, str] = field(default_factory=dict)  # path → why its score was damped
     sizes: dict[str, int] = field(default_factory=dict)  # path → symbols it defines (when words)
     idf: dict[str, float] = field(default_factory=dict)  # word → its inverse document frequency
+    named: dict[str, set[str]] = field(default_factory=dict)  # path → the words its own name is
+    stems: dict[str, str] = field(default_factory=dict)  # word → the stem it is matched by
 
 
 def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
@@ -111,7 +178,11 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
     out = Lexical(list(dict.fromkeys(words)))
     if not out.words:
         return out
-    stems = {w: stem(w) for w in out.words}
+    # the verbs of the question's agent nouns that the code's names use ("handle" for "handler")
+    verbs = frozenset(
+        w[:-1] for w in out.words if w.endswith("er") and w[:-1] in reader.segments_from(w[:-1])
+    )
+    stems = out.stems = {w: word_stem(w, verbs) for w in out.words}
     rows: dict[str, tuple[str, ...]] = {}  # node id → (id, kind, name, qualified name, file path)
     own: dict[str, dict[str, float]] = defaultdict(dict)  # node id → word → channel weight
     for word, st in stems.items():
@@ -145,6 +216,12 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
         for word in held:
             holding[word] += 1
     idf = out.idf = {w: math.log(1 + (total - holding[w] + 0.5) / (holding[w] + 0.5)) for w in out.words}
+    # a word that is a file's whole own name names that module ("resolve" → resolve.py): there it
+    # counts as rare as the files so named (at PATH_SHARE, like any path word), not as its stem,
+    # which the forty language modules' resolve_ref/resolve_module share
+    named = _named_files(sizes, out.words)
+    named_idf = {w: math.log(1 + (total - len(ps) + 0.5) / (len(ps) + 0.5)) for w, ps in named.items()}
+    out.named = _by_path(named)
     tf: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for nid, held in own.items():
         for word, weight in held.items():
@@ -156,13 +233,23 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
     for nid, held in own.items():
         row = rows[nid]
         score = sum(idf[w] * weight for w, weight in held.items())
-        score += PATH_SHARE * sum(idf[w] for w in by_path.get(row[4], ()) if w not in held)
+        names = out.named.get(row[4], ())
+        score += PATH_SHARE * sum(
+            named_idf[w] if w in names else idf[w] for w in by_path.get(row[4], ()) if w not in held
+        )
         if row[1] == "class" and _ERROR_NAME.search(row[2]):
             score *= ERROR_SYMBOL
         out.symbols[nid] = score
     for path, held in per_file.items():
         norm = K1 * (1 - B + B * sizes.get(path, mean_size) / mean_size)
-        score = sum(idf[w] * tf[path][w] * (K1 + 1) / (tf[path][w] + norm) for w in held)
+        names = out.named.get(path, ())
+        score = sum(
+            (max(idf[w], PATH_SHARE * named_idf[w]) if w in names else idf[w])
+            * tf[path][w]
+            * (K1 + 1)
+            / (tf[path][w] + norm)
+            for w in held
+        )
         score *= sum(held.values()) / len(out.words)  # a word only in a docstring covers half
         if path in error_only:
             score *= ERROR_FILE
@@ -186,7 +273,16 @@ def _name_rows(reader: Reader, word: str, word_stem: str) -> list[tuple[str, str
 
 
 def _doc_rows(reader: Reader, word: str, word_stem: str) -> list[tuple[str, str, str, str, str]]:
-    """Symbols whose docstring holds the word (by its stem as a prefix when the stem is long)."""
+    """Symbols whose docstring holds the word (by its stem as a prefix when the stem is long), or an
+    irregular form of its verb ("found" for "find"; for "sent", send… and "sent")."""
+    verb = _BASE.get(word, word)
+    rows = _regular_doc_rows(reader, verb, word_stem)
+    if verb in IRREGULAR:
+        rows += reader.docstring_rows(IRREGULAR[verb], prefix=False, limit=DOC_LIMIT)
+    return rows
+
+
+def _regular_doc_rows(reader: Reader, word: str, word_stem: str) -> list[tuple[str, str, str, str, str]]:
     exact = [word, word_stem, word_stem + "s"]
     if word_stem.endswith("i"):
         exact.append(word_stem[:-1] + "y")  # bodies → bodi → body
@@ -224,6 +320,40 @@ def _path_index(paths: tuple[str, ...]) -> dict[str, list[tuple[str, float]]]:
                 best[part] = max(best.get(part, 0.0), weight)
         for part, weight in best.items():
             out[part].append((path, weight))
+    return dict(out)
+
+
+def _named_files(paths: Iterable[str], words: list[str]) -> dict[str, list[str]]:
+    """Word → the files whose whole own name it is, singular or plural (``indexer`` → indexer.py,
+    ``view`` → views.py; not test_indexer.py or ``AjaxError.ts`` for "error"), compared as written (a
+    stem would make "indexer" name every file under ``index/``); none when more than NAMED_FILES
+    files have that name: the word then names no one module."""
+    by_name = _file_names(tuple(paths))
+    out: dict[str, list[str]] = {}
+    for word in words:
+        forms = {word, word + "s", word.removesuffix("s")} if len(word) > 3 else {word}
+        found = sorted({path for form in forms for path in by_name.get(form, ())})
+        if 0 < len(found) <= NAMED_FILES:
+            out[word] = found
+    return out
+
+
+@lru_cache(maxsize=4)
+def _file_names(paths: tuple[str, ...]) -> dict[str, list[str]]:
+    """A file's own name, lower-case and without its extension → the paths so named (kept like
+    _path_index)."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for path in paths:
+        out[os.path.splitext(os.path.basename(path))[0].lower()].append(path)
+    return dict(out)
+
+
+def _by_path(named: dict[str, list[str]]) -> dict[str, set[str]]:
+    """Word → paths turned into path → words."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for word, paths in named.items():
+        for path in paths:
+            out[path].add(word)
     return dict(out)
 
 

@@ -6,11 +6,14 @@ them (found by reading the source), plus questions that name a symbol. For each 
 code base to a temporary directory, indexes the copy with the real indexer, and runs explore on every
 question in-process. Per question it prints whether an answer file's source is in the envelope
 (hit@envelope), the rank of the first answer file among the envelope's source sections, the rendered
-characters and the wall-clock latency (wall and CPU); then totals per split (tune / holdout) and for the
-symbol-naming questions. ``--cli`` also times ``codegraph explore QUESTION`` as a subprocess (the
-latency an agent's shell sees) and reports its median.
+characters and the wall-clock latency (wall and CPU), and, for a question listing ``symbols``
+(``path:qualified name``, read from the source), which of those bodies the envelope does not show;
+then totals per split (tune / holdout) and for the symbol-naming questions. ``--cli`` also times
+``codegraph explore QUESTION`` as a subprocess (the latency an agent's shell sees) and reports its
+median.
 
-A corpus is a name built by ../shared/corpora/build.sh (``django-wheel``, ``flask``…) or a directory.
+A corpus is a name built by ../shared/corpora/build.sh (``django-wheel``, ``flask``…), a directory, or
+``self@REV``: this repository as committed at REV (the README's first question is asked of it).
 Everything but the latencies is deterministic: same build, same numbers.
 
 Usage: probe_prose.py [--corpus NAME]... [--split tune|holdout|all] [--probes FILE] [--cli] [--json]
@@ -20,6 +23,7 @@ Usage: probe_prose.py [--corpus NAME]... [--split tune|holdout|all] [--probes FI
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import resource
@@ -27,6 +31,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -57,14 +62,39 @@ def load_probes(path: Path, split: str, corpora: list[str]) -> list[dict]:
 
 
 def prepare(corpus: str, work: Path) -> Path:
-    """An indexed copy of the corpus under ``work`` (reused when it is already there)."""
-    root = work / Path(corpus).name
+    """An indexed copy of the corpus under ``work`` (reused when it is already there). ``self@REV``
+    is this repository as committed at REV (``git archive``): the README's own question, pinned."""
+    root = work / Path(corpus.replace("@", "-")).name
     if not (root / ".codegraph").is_dir():
         if root.exists():
             shutil.rmtree(root)
-        shutil.copytree(corpus_dir(corpus), root, ignore=shutil.ignore_patterns(".codegraph"))
+        if corpus.startswith("self@"):
+            tar = subprocess.run(
+                ["git", "-C", str(REPO), "archive", corpus.split("@", 1)[1]], capture_output=True, check=True
+            ).stdout
+            root.mkdir(parents=True)
+            with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+                archive.extractall(root, filter="data")
+        else:
+            shutil.copytree(corpus_dir(corpus), root, ignore=shutil.ignore_patterns(".codegraph"))
         index_project(ProjectPaths(root.resolve()), workers=1)
     return root
+
+
+def symbols_missed(reader: Reader, result, wanted: list[str]) -> list[str]:
+    """Of the ``path:qualified_name`` symbols a question expects, those whose whole body is not in
+    the envelope's source."""
+    spans = {sec.path: sec.spans for sec in result.sections}
+    missed = []
+    for spec in wanted:
+        path, qualified = spec.split(":", 1)
+        name = qualified.split("::")[-1]
+        nodes = [n for n in reader.nodes_named(name) if n.file_path == path and n.qualified_name == qualified]
+        if not any(
+            sp.start <= n.start_line and n.end_line <= sp.end for n in nodes for sp in spans.get(path, ())
+        ):
+            missed.append(spec)
+    return missed
 
 
 def probe(reader: Reader, item: dict) -> dict:
@@ -79,7 +109,10 @@ def probe(reader: Reader, item: dict) -> dict:
     answers = set(item["answers"])
     rank = next((i + 1 for i, p in enumerate(shown) if p in answers), None)
     mentioned = any(fs.path in answers for fs in result.not_shown)
+    wanted = item.get("symbols", [])
     return {
+        "symbols": len(wanted),
+        "symbols_missed": symbols_missed(reader, result, wanted),
         "corpus": item["corpus"],
         "kind": item["kind"],
         "split": item["split"],
@@ -119,8 +152,10 @@ def totals(rows: list[dict]) -> dict:
     n = len(rows)
     if not n:
         return {"n": 0}
+    with_symbols = [r for r in rows if r["symbols"]]
     return {
         "n": n,
+        "symbol_hits": f"{sum(not r['symbols_missed'] for r in with_symbols)}/{len(with_symbols)}",
         "hit": round(sum(r["hit"] for r in rows) / n, 3),
         "rank1": round(sum(r["rank"] == 1 for r in rows) / n, 3),
         "max_chars": max(r["chars"] for r in rows),
@@ -156,12 +191,14 @@ def format_text(report: dict) -> str:
         out.append(
             f"{mark:>3} {r['rank'] or '-':>4} {r['chars']:>6} {r['ms']:>6.0f}  "
             f"{r['corpus']}  [{r['split']}] {r['question']}"
+            + (f"  (body not shown: {', '.join(r['symbols_missed'])})" if r["symbols_missed"] else "")
         )
     out.append("\n(m): an answer file is only named under 'Left out', its source not shown")
     for name, t in report["totals"].items():
         if t.get("n"):
+            symbols = f"  expected bodies shown {t['symbol_hits']}" if t["symbol_hits"] != "0/0" else ""
             out.append(
-                f"{name:>8}: n={t['n']}  hit@envelope {t['hit']:.0%}  rank1 {t['rank1']:.0%}  "
+                f"{name:>8}: n={t['n']}  hit@envelope {t['hit']:.0%}  rank1 {t['rank1']:.0%}{symbols}  "
                 f"max chars {t['max_chars']}  median {t['median_ms']} ms, {t['median_cpu_ms']} ms CPU (in-process)"
             )
     for corpus, s in report["cli_median_s"].items():

@@ -117,6 +117,52 @@ def test_question_words_meet_identifier_parts_by_their_stems():
     assert not lexical.same_word("urllib", lexical.stem("urls"))  # a short stem only whole
 
 
+def test_agent_nouns_and_irregular_past_forms_are_matched_by_the_stem_of_what_they_name():
+    assert lexical.word_stem("indexer") == "indexer"  # Snowball: "index", which index/ holds
+    assert lexical.word_stem("observers") == "observer"
+    assert lexical.word_stem("sent") == lexical.stem("send")
+    assert lexical.word_stem("found") == lexical.stem("find")
+    # the verb of an agent noun only when the code's names use it: no name part is "heade"
+    assert lexical.word_stem("handler", frozenset({"handle"})) == lexical.stem("handle") == "handl"
+    assert lexical.word_stem("handler") == "handler"
+    assert lexical.word_stem("header", frozenset({"handle"})) == "header"
+
+
+def test_an_irregular_past_form_in_a_question_or_a_docstring_meets_its_verb(repo):
+    # go-gin: getValue's docstring says "if no handle can be found"; flask's send_file is "sent"
+    reader = repo(
+        {
+            "router/tree.go": """
+                package router
+
+                // Returns the handle registered with the given key, if one can be found.
+                func (n *node) getValue(key string) int {
+                    return len(key)
+                }
+                """,
+            "router/nodes.go": """
+                package router
+
+                // Visits the node of every key.
+                func (n *node) visit(key string) int {
+                    return 0
+                }
+                """,
+            "mail/outbox.py": """
+                def send_message(message):
+                    return message
+
+
+                def store_message(message):
+                    return message
+                """,
+        }
+    )
+    assert _order(reader, "how does the router find a key")[0] == "router/tree.go"
+    top = explore.rank(reader, "how is a message sent").seeds[0]
+    assert top.name == "send_message", top
+
+
 def test_stemmed_words_reach_the_function_whose_name_splits_into_them(repo):
     reader = repo(AUTH)
     order = _order(reader, "where is a password checked")
@@ -303,6 +349,8 @@ def test_probe_runner_scores_a_small_probe_set_the_same_on_every_run(tmp_path):
                         "corpus": str(corpus),
                         "question": "how are passwords hashed and checked",
                         "answers": ["auth/hashers.py"],
+                        # the whole small file is shown; no symbol is called ``nowhere``
+                        "symbols": ["auth/hashers.py:check_password", "auth/hashers.py:nowhere"],
                         "split": "tune",
                     },
                     {
@@ -338,6 +386,8 @@ def test_probe_runner_scores_a_small_probe_set_the_same_on_every_run(tmp_path):
     assert strip[0] == strip[1]
     rows = runs[0]["rows"]
     assert [r["rank"] for r in rows] == [1, 1, 1]
+    assert [r["symbols_missed"] for r in rows] == [["auth/hashers.py:nowhere"], [], []]
+    assert runs[0]["totals"]["tune"]["symbol_hits"] == "0/1"
     assert runs[0]["totals"]["prose"]["hit"] == 1.0 and runs[0]["totals"]["symbol"]["rank1"] == 1.0
     assert all(r["chars"] <= r["budget"] for r in rows)
 
