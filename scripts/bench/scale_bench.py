@@ -97,9 +97,7 @@ def child(root: str) -> None:
     last = [0.0]
 
     def phase(name: str, count: int | None) -> None:
-        print(
-            f"phase: {name} {'' if count is None else count} (this process: {_rss()})", flush=True
-        )
+        print(f"phase: {name} {'' if count is None else count} (this process: {_rss()})", flush=True)
 
     def progress(done: int, total: int) -> None:
         now = time.monotonic()
