@@ -696,15 +696,11 @@ def _update(
     # a first index writes what needs no resolution now and builds its indexes on a thread while this
     # one resolves (issue 12: on django-sdist one core idled through resolve and write, 9.6 s); nothing
     # was reused, so no interface is backfilled
+    first: writer.FirstWrite | None = write
     if write is not None:
         write.build_indexes()
-        first = write
-    else:
-        first = (
-            None
-            if previous or reuse_set
-            else writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
-        )
+    elif not previous and not reuse_set:
+        first = writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
     try:
         with paused_gc():
             only, why = (
