@@ -302,10 +302,17 @@ def _explore(r: explore.ExploreResult) -> str:
 
 
 def fit_envelope(envelope: explore.ExploreResult) -> explore.ExploreResult:
-    """A copy of ``envelope`` whose rendering fits its ``budget`` (characters): the left-out symbols
-    trimmed to ``explore.LEFT_OUT_KEPT`` files, then the lowest-ranked sections dropped (named in "not
-    shown"), then the rest trimmed. The budget counts rendered characters, so fitting is the
-    renderer's."""
+    """A copy of ``envelope`` whose rendering fits its ``budget`` (characters). The least relevant
+    material goes first: the left-out symbols beyond ``explore.LEFT_OUT_KEPT`` files; then source
+    spans, the one the packer chose last first (each named under "Left out"; a section left without
+    spans is named in "not shown"), down to the best span of each of the first
+    ``explore.FIRST_PASS_FILES`` sections; then the lists (left out, not shown, the blast radius);
+    then those spans; then the rest. The budget counts rendered characters, so fitting is the
+    renderer's.
+
+    Whole sections used to go from the end first: explore's estimate of the text around the source
+    runs ~1,000–2,400 characters short, and that took the 3rd-ranked file's only span (indexer.py
+    for "how does the indexer resolve an imported call") while the 1st-ranked kept nine small ones."""
     result = dataclasses.replace(
         envelope,
         seeds=list(envelope.seeds),
@@ -314,13 +321,13 @@ def fit_envelope(envelope: explore.ExploreResult) -> explore.ExploreResult:
         left_out=dict(envelope.left_out),
         blast=list(envelope.blast),
         flow=list(envelope.flow),
+        trimmed={path: list(spans) for path, spans in envelope.trimmed.items()},
     )
     while len(_explore_text(result)) > result.budget:
         if len(result.left_out) > explore.LEFT_OUT_KEPT:
             result.left_out.pop(next(reversed(result.left_out)))
-        elif result.sections:
-            dropped = result.sections.pop()
-            result.not_shown.insert(0, dropped.score)
+        elif _trim_last_chosen(result, keep=explore.FIRST_PASS_FILES):
+            pass
         elif result.left_out:
             result.left_out.pop(next(reversed(result.left_out)))
         elif result.not_shown:
@@ -331,6 +338,10 @@ def fit_envelope(envelope: explore.ExploreResult) -> explore.ExploreResult:
             ]
         elif result.blast:
             result.blast.pop()
+        elif _trim_last_chosen(result, keep=0):
+            pass
+        elif result.trimmed:
+            result.trimmed.pop(next(reversed(result.trimmed)))
         elif result.flow:
             result.flow = []
         else:
@@ -338,6 +349,30 @@ def fit_envelope(envelope: explore.ExploreResult) -> explore.ExploreResult:
             if not result.seeds:
                 return result
     return result
+
+
+def _trim_last_chosen(result: explore.ExploreResult, *, keep: int) -> bool:
+    """Take the source span the packer chose last out of ``result`` (into ``trimmed``), never the
+    best span of one of the first ``keep`` sections; a section left without spans moves to the front
+    of "not shown". False when no span may go."""
+    kept = {
+        (i, min(range(len(sec.spans)), key=lambda k: sec.spans[k].order))
+        for i, sec in enumerate(result.sections[:keep])
+    }
+    spans = [
+        (i, k) for i, sec in enumerate(result.sections) for k in range(len(sec.spans)) if (i, k) not in kept
+    ]
+    if not spans:
+        return False
+    at, index = max(spans, key=lambda ik: result.sections[ik[0]].spans[ik[1]].order)
+    section = result.sections[at]
+    result.trimmed.setdefault(section.path, []).append(section.spans[index])
+    if len(section.spans) > 1:
+        result.sections[at] = section.without(index)
+    else:
+        result.sections.pop(at)
+        result.not_shown.insert(0, section.score)
+    return True
 
 
 def _explore_text(r: explore.ExploreResult) -> str:
@@ -370,19 +405,20 @@ def _explore_text(r: explore.ExploreResult) -> str:
     if r.unavailable:
         out.append("\n## Source not shown (as indexed; `codegraph sync` updates the index)")
         out += [f"- {quote_path(path)} — {why}" for path, why in r.unavailable.items()]
-    more = {path: nodes for path, nodes in r.left_out.items() if path in {s.path for s in r.sections}}
+    shown = {s.path for s in r.sections}
+    more = [path for path in dict.fromkeys([*r.trimmed, *r.left_out]) if path in shown]
     if r.not_shown or more:
         out.append(
             "\n## Left out (over the budget). The codegraph_node tool (symbol + file; CLI: "
             "`codegraph node SYMBOL --file PATH`) shows any of these whole, with its callers; or ask "
             "explore a narrower question"
         )
-        for path, nodes in more.items():
-            out.append(f"- more in {quote_path(path)}: {_left_out(nodes)}")
+        for path in more:
+            out.append(f"- more in {quote_path(path)}: {_left_out(r, path)}")
         for fs in r.not_shown:
             entry = f"- {quote_path(fs.path)}" + (f" [{', '.join(fs.reasons)}]" if fs.reasons else "")
-            if r.left_out.get(fs.path):
-                entry += f": {_left_out(r.left_out[fs.path])}"
+            if r.left_out.get(fs.path) or r.trimmed.get(fs.path):
+                entry += f": {_left_out(r, fs.path)}"
             out.append(entry)
     return "\n".join(out)
 
@@ -395,9 +431,16 @@ def _signature(n: Node) -> str:
     return sig if sig.startswith("(") else f" {sig}"
 
 
-def _left_out(nodes: list[Node]) -> str:
+def _left_out(r: explore.ExploreResult, path: str) -> str:
+    """The symbols of ``path`` the envelope does not show: the spans fitting took out, then the
+    best-scored ones the packer left out."""
+    trimmed = [f"{sp.label.replace('::', '.')} (lines {sp.start}-{sp.end})" for sp in r.trimmed.get(path, [])]
     return "; ".join(
-        f"{n.qualified_name.replace('::', '.')}{_signature(n)} (line {n.start_line})" for n in nodes
+        trimmed
+        + [
+            f"{n.qualified_name.replace('::', '.')}{_signature(n)} (line {n.start_line})"
+            for n in r.left_out.get(path, [])
+        ]
     )
 
 

@@ -41,9 +41,14 @@ CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 _SPAN = attrgetter("start_byte", "end_byte")  # document order of captured nodes (a C key: no lambda)
 
 
-def text(node) -> str:
-    """A syntax node's source text (UTF-8, invalid bytes replaced)."""
-    return node.text.decode("utf-8", "replace")
+def text(node, source: bytes | None = None) -> str:
+    """A syntax node's source text (UTF-8, invalid bytes replaced). With ``source``, the bytes the
+    node's tree was parsed from, it is sliced from them: half the cost of ``node.text`` (0.23 against
+    0.45-0.5 µs a node, measured on django/db/models/query.py's calls), and a Python file's extraction
+    reads the text of about a quarter million nodes on django-wheel."""
+    if source is None:
+        return node.text.decode("utf-8", "replace")
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
 def squash(value: str, limit: int = MAX_SIGNATURE) -> str:
@@ -87,27 +92,28 @@ def call_chain(node, *, call: str, member: str, callee, receiver, name, plain) -
     return plain(node)
 
 
-def dotted(node) -> str | None:
-    """``a.b.c`` for a chain of plain identifiers (Python attribute / JS member expression), else None."""
+def dotted(node, source: bytes | None = None) -> str | None:
+    """``a.b.c`` for a chain of plain identifiers (Python attribute / JS member expression), else None.
+    ``source``: as for :func:`text`."""
     parts = []
     while node is not None:
         t = node.type
         if t in ("identifier", "this", "super", "property_identifier", "private_property_identifier"):
-            parts.append(text(node))
+            parts.append(text(node, source))
             break
         if t == "attribute":
-            parts.append(text(node.child_by_field_name("attribute")))
+            parts.append(text(node.child_by_field_name("attribute"), source))
             node = node.child_by_field_name("object")
         elif t == "member_expression":
             prop = node.child_by_field_name("property")
             if prop is None:
                 return None
-            parts.append(text(prop))
+            parts.append(text(prop, source))
             node = node.child_by_field_name("object")
         elif (
             t == "call"
             and node.child_by_field_name("function") is not None
-            and text(node.child_by_field_name("function")) == "super"
+            and text(node.child_by_field_name("function"), source) == "super"
         ):
             parts.append("super()")
             break
@@ -162,10 +168,16 @@ class Extractor:
 
     # what ``FileExtraction.errors`` says when the file's tree has ERROR nodes
     syntax_error_note = "syntax errors (partial extraction)"
+    # True when every syntax node this language hands the helpers comes from the tree parsed from
+    # ``source`` as given (no re-parsed fragment, no rewritten source): node text is then sliced
+    # from ``source`` (see :func:`text`)
+    slices_source = False
 
     def __init__(self, path: str, source: bytes, lang: LanguageModule):
         self.path = path
         self.source = source
+        # what the driver's helpers slice node text from (None: ``node.text``), see slices_source
+        self.own_source = source if self.slices_source else None
         self.lang = lang
         self.language = lang.label
         self.out = FileExtraction(path=path, language=lang.label)
@@ -432,27 +444,27 @@ class Extractor:
             fn = ts.child_by_field_name("value") or ts
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
         if params is not None:
-            sig = squash(text(params))
+            sig = squash(text(params, self.own_source))
             node.signature = sig if sig.startswith("(") else f"({sig})"
         ret = fn.child_by_field_name("return_type")
         if ret is not None:
-            node.return_type = squash(text(ret).lstrip(":").strip(), 120)
+            node.return_type = squash(text(ret, self.own_source).lstrip(":").strip(), 120)
         for c in fn.children:
             if c.type == "async":
                 node.is_async = True
             elif c.type == "static":
                 node.is_static = True
             elif c.type == "accessibility_modifier":
-                node.visibility = text(c)
+                node.visibility = text(c, self.own_source)
             elif c.type == "abstract":
                 node.is_abstract = True
         if ts.type == "abstract_method_signature":
             node.is_abstract = True
-        for c in ts.children:
+        for c in ts.children if fn is not ts else ():  # the same children: read above
             if c.type == "static":
                 node.is_static = True
             elif c.type == "accessibility_modifier":
-                node.visibility = text(c)
+                node.visibility = text(c, self.own_source)
 
     # ---------------------------------------------------------------- helpers for languages
     def add_def(
@@ -464,7 +476,7 @@ class Extractor:
         if name is None:
             if name_node is None:
                 return None
-            name = text(name_node)
+            name = text(name_node, self.own_source)
         if not name:
             return None
         d = Def(ts, kind, name, span or ts)
@@ -509,7 +521,7 @@ class Extractor:
         while stack:
             n = stack.pop()
             if n.type in ("identifier", "shorthand_property_identifier_pattern"):
-                self.local_name(n, text(n))
+                self.local_name(n, text(n, self.own_source))
             elif n.type not in ("attribute", "subscript", "member_expression", "subscript_expression"):
                 stack.extend(n.named_children)
 
@@ -545,11 +557,11 @@ class Extractor:
             return
         t = expr.type
         if t in ("identifier", "this"):
-            name = text(expr)
+            name = text(expr, self.own_source)
             self.returned.append((ts.start_byte, "self" if name in self.lang.self_names else f"var:{name}"))
         elif t in ("call", "call_expression", "new_expression"):
             fn = expr.child_by_field_name("function") or expr.child_by_field_name("constructor")
-            callee = dotted(fn) if fn is not None else None
+            callee = dotted(fn, self.own_source) if fn is not None else None
             if callee in self.lang.self_type_exprs or callee == "type":
                 self.returned.append((ts.start_byte, "self"))
             elif callee:
@@ -578,7 +590,7 @@ class Extractor:
                 end_line=statement.end_point[0] + 1,
                 start_column=statement.start_point[1],
                 end_column=statement.end_point[1],
-                signature=squash(text(statement)),
+                signature=squash(text(statement, self.own_source)),
             )
         )
         self.out.contains.append((self.file_id, nid))

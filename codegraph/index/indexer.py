@@ -1161,12 +1161,12 @@ def _parse_all(
         # fork: workers inherit loaded grammars (FACTS.md: ~1.7x on 2 cores vs 1.4x with spawn)
         # SIGINT stays blocked while the workers are forked, so a Ctrl-C before a worker has set it to
         # ignored reaches only this process (it is delivered when the mask is restored)
-        import multiprocessing  # here: a sync that parses a few files never needs it
+        from codegraph.index.pool import fork_pool  # here: a sync that parses a few files never needs it
 
         _load_before_fork(files)
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            pool = multiprocessing.get_context("fork").Pool(workers, _worker_start, (os.getpid(),))
+            pool = fork_pool(workers, _worker_start, (os.getpid(),))
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         mapped = pool.imap if stream is not None else pool.imap_unordered

@@ -33,6 +33,7 @@ print the numbers.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import stat
@@ -45,6 +46,7 @@ from codegraph.index import source
 from codegraph.index.drift import changed_files, current_span
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
+from codegraph.paths import quote_path
 from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, word_stem
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
@@ -587,15 +589,29 @@ class Span:
     start: int
     end: int
     label: str
+    # when the packer chose it (0 first; a merged span has its first-chosen part's): fitting trims
+    # the last chosen first
+    order: int = 0
+
+
+SPAN_GAP = "\n…\n"  # between two spans of a section's text (a numbered source line never is "…")
 
 
 @dataclass
 class FileSection:
     path: str
     spans: list[Span]
-    text: str
+    text: str  # the spans' numbered lines, joined by SPAN_GAP
     whole: bool
     score: FileScore
+
+    def without(self, index: int) -> FileSection:
+        """This section without its ``index``-th span (its text cut out), never whole."""
+        parts = self.text.split(SPAN_GAP)
+        spans = self.spans[:index] + self.spans[index + 1 :]
+        return FileSection(
+            self.path, spans, SPAN_GAP.join(parts[:index] + parts[index + 1 :]), False, self.score
+        )
 
 
 @dataclass
@@ -614,6 +630,8 @@ class ExploreResult:
     # symbols ranked high but not in the source shown, best first per file: path → nodes (≤ 2)
     left_out: dict[str, list[Node]] = field(default_factory=dict)
     call_lines: dict[tuple[str, int], str] = field(default_factory=dict)  # (path, line) → its text
+    # spans fitting took out of the source shown, last chosen first: path → spans
+    trimmed: dict[str, list[Span]] = field(default_factory=dict)
 
 
 def budget_for(file_count: int) -> int:
@@ -776,7 +794,9 @@ def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node,
     for seed in top:
         incoming = reader.incoming([seed.id], ("calls", "instantiates"))
         callers = reader.nodes(e[0] for e in incoming)
-        sites = [(callers[e[0]], e[3]) for e in incoming if e[0] in callers][:BLAST_SITES]
+        # one site per (caller, line): two calls on one line (``fast.f(x) == slow.f(x)``) are one place to read
+        sites = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))[:BLAST_SITES]
+        sites = [(callers[caller], line) for caller, line in sites]
         tests = sorted(
             {
                 callers[e[0]].file_path
@@ -835,29 +855,34 @@ def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str
             if span is not None:  # edited since the index: the span is re-located in the current file
                 candidates.append((score, fs.path, span[0], span[1], n.qualified_name))
     candidates.sort(key=lambda c: (-c[0], rank_of[c[1]], c[2]))
-    # The walk spreads a big file's score over its many symbols, so its parts can lose one by one to
-    # single symbols of lesser files. First pass: the best-ranked files each get their best span that
-    # fits; then everything competes by score.
-    best_of: dict[str, tuple] = {}
-    for c in candidates:
-        if rank_of[c[1]] < FIRST_PASS_FILES:
-            best_of.setdefault(c[1], c)
-    ordered = sorted(best_of.values(), key=lambda c: rank_of[c[1]]) + candidates
     chosen: dict[str, list[Span]] = {}
     used = 0
-    for _score, path, start, end, label in ordered:
+    order = itertools.count()
+
+    def take(path: str, start: int, end: int, label: str) -> bool:
+        """Show this span if it fits the room left (True when it is shown, or already was)."""
+        nonlocal used
         spans = chosen.setdefault(path, [])
         if any(sp.start <= start and end <= sp.end for sp in spans):
-            continue
-        lines = numbered[path]
-        cost = sum(len(lines[i]) + 1 for i in range(start - 1, min(end, len(lines)))) + (
-            120 if not spans else 4
-        )
+            return True
+        cost = _span_cost(numbered[path], path, start, end, first=not spans)
         if used + cost > room:
-            continue
+            return False
         spans[:] = [sp for sp in spans if not (start <= sp.start and sp.end <= end)]
-        spans.append(Span(start, end, label))
+        spans.append(Span(start, end, label, next(order)))
         used += cost
+        return True
+
+    # The walk spreads a big file's score over its many symbols, so its parts can lose one by one to
+    # single symbols of lesser files. First pass: the best-ranked files each get their best span that
+    # fits, in rank order; then everything competes by score. A span too big for the room left is
+    # skipped, never cut (``_left_out`` names it).
+    for fs in files[:FIRST_PASS_FILES]:
+        for _score, path, start, end, label in candidates:
+            if path == fs.path and take(path, start, end, label):
+                break
+    for _score, path, start, end, label in candidates:
+        take(path, start, end, label)
     sections = []
     for fs in files:
         spans = sorted(chosen.get(fs.path, []), key=lambda sp: sp.start)
@@ -866,16 +891,28 @@ def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str
         merged: list[Span] = []
         for sp in spans:
             if merged and sp.start <= merged[-1].end + 3:
+                last = merged[-1]
                 merged[-1] = Span(
-                    merged[-1].start, max(merged[-1].end, sp.end), merged[-1].label + ", " + sp.label
+                    last.start, max(last.end, sp.end), last.label + ", " + sp.label, min(last.order, sp.order)
                 )
             else:
                 merged.append(sp)
         lines = numbered[fs.path]
         whole = len(merged) == 1 and merged[0].start == 1 and merged[0].end >= len(lines)
-        text = "\n…\n".join("\n".join(lines[sp.start - 1 : sp.end]) for sp in merged)
+        text = SPAN_GAP.join("\n".join(lines[sp.start - 1 : sp.end]) for sp in merged)
         sections.append(FileSection(fs.path, merged, text, whole, fs))
     return sections
+
+
+def _span_cost(lines: list[str], path: str, start: int, end: int, *, first: bool) -> int:
+    """Rendered characters of a span of a section: its numbered lines (``lines``), with its part of
+    the section's header (``### path (lines a-b, …)``) and the gap line before it when it is not the
+    section's first span. (A flat 4 for a further span undercounted each by ~15 characters.)"""
+    body = sum(len(lines[i]) + 1 for i in range(start - 1, min(end, len(lines))))
+    label = f"lines {start}-{end}"
+    if first:
+        return body + len(f"\n### {quote_path(path)} ({label})") + 1
+    return body + len(f", {label}") + len(SPAN_GAP) - 1
 
 
 # ---------------------------------------------------------------------------------------- context

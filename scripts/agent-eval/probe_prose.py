@@ -46,7 +46,7 @@ from _corpora import corpus_dir  # noqa: E402
 from codegraph.index.indexer import index_project  # noqa: E402
 from codegraph.paths import ProjectPaths  # noqa: E402
 from codegraph.query import explore  # noqa: E402
-from codegraph.render import render  # noqa: E402
+from codegraph.render import fit_envelope, render  # noqa: E402
 from codegraph.store.reader import Reader  # noqa: E402
 
 PROBES = Path(__file__).resolve().parent / "prose_probes.json"
@@ -101,7 +101,8 @@ def probe(reader: Reader, item: dict) -> dict:
     """One question: hit, rank of the first answer file among the envelope's sections, characters,
     latency (ms) and where the answer files stand in the file ranking."""
     start, cpu = time.perf_counter(), time.process_time()
-    result = explore.explore(reader, item["question"])
+    # what the agent sees: the envelope fitted to its budget (its sections, not those packed before)
+    result = fit_envelope(explore.explore(reader, item["question"]))
     text = render(result)
     elapsed = (time.perf_counter() - start) * 1000
     cpu = (time.process_time() - cpu) * 1000
