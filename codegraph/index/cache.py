@@ -90,6 +90,13 @@ def _same(value):
     return value
 
 
+def refs_from_rows(refs, ident=_same) -> list[Ref]:
+    """The references of :func:`rows`' fifth part (``ident``: what node ids go through)."""
+    i = sys.intern
+    # Ref: source, kind, name, line, col, receiver, arity, args
+    return [Ref(ident(r[0]), i(r[1]), i(r[2]), r[3], r[4], _interned(r[5]), r[6], r[7]) for r in refs]
+
+
 def from_rows(payload, *, ids_shared: bool = False) -> FileExtraction:
     """The extraction :func:`rows` made ``payload`` of (tuples or, from JSON, lists), its repeated
     strings interned. With ``ids_shared`` (a parse worker's rows, unpickled: pickle sends a string
@@ -133,8 +140,7 @@ def from_rows(payload, *, ids_shared: bool = False) -> FileExtraction:
             for r in nodes
         ],
         contains=[(ident(a), ident(b)) for a, b in contains],
-        # Ref: source, kind, name, line, col, receiver, arity, args
-        refs=[Ref(ident(r[0]), i(r[1]), i(r[2]), r[3], r[4], _interned(r[5]), r[6], r[7]) for r in refs],
+        refs=refs_from_rows(refs, ident),
         # ImportBinding: local, module, imported, line, col, node, reexport
         imports=[
             ImportBinding(_interned(r[0]), _interned(r[1]), _interned(r[2]), r[3], r[4], ident(r[5]), r[6])

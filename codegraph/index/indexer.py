@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import heapq
 import itertools
 import json
+import marshal
 import os
 import signal
 import sqlite3
@@ -22,6 +24,7 @@ import stat
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -53,6 +56,9 @@ from codegraph.store.schema import EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
 PARSE_CHUNK = 8  # files a worker takes at a time
+# A first index of this many files writes each file's rows as it is parsed instead of holding them
+# till the write (issue 12); a smaller one writes them after the parse, as django's figures were measured
+STREAM_MIN_FILES = 5_000
 CONTENT_SKIPS = frozenset({"binary", "minified"})  # reasons that hold until the file changes
 # Decoded extractions kept by long-lived processes (the daemon's watcher): path → (size, mtime_ns,
 # extraction). An extraction is a pure function of a file's bytes, so an entry stays valid as long as
@@ -609,11 +615,22 @@ def _update(
     stats = all_stats if memo else None
     phase("parsing", len(to_parse))
     clock = time.perf_counter()
-    parsed, skipped = _parse_all(str(root), to_parse, workers, progress)
+    # a large first index writes each file's rows as it is parsed (issue 12); the daemon's memo keeps
+    # every extraction anyway, and reads the parsed files' mentions
+    write = (
+        writer.begin_streamed(conn)
+        if not previous and not reuse_set and not memo and len(to_parse) >= STREAM_MIN_FILES
+        else None
+    )
+    stream = _Streamed(write) if write is not None else None
+    try:
+        parsed, skipped = _parse_all(str(root), to_parse, workers, progress, stream)
+    except BaseException:
+        if write is not None:
+            write.abort()
+        raise
     summary.phases["parse"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    # workers finish in any order: sort, so the same tree always gives the same rows in the same order
-    parsed.sort(key=lambda p: p.path)
     skipped = {**found_skipped, **skipped}
     if previous and not manifest_reason and LAZY_TABLES:
         from codegraph.index.lazy import LazyUnavailable
@@ -679,9 +696,11 @@ def _update(
     # a first index writes what needs no resolution now and builds its indexes on a thread while this
     # one resolves (issue 12: on django-sdist one core idled through resolve and write, 9.6 s); nothing
     # was reused, so no interface is backfilled
-    first = (
-        None if previous or reuse_set else writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
-    )
+    first: writer.FirstWrite | None = write
+    if write is not None:
+        write.build_indexes()
+    elif not previous and not reuse_set:
+        first = writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
     try:
         with paused_gc():
             only, why = (
@@ -708,7 +727,13 @@ def _update(
                 for fx in extractions:
                     if fx.path in complete:
                         _MEMO[fx.path] = (*stats[fx.path], fx)
-        resolution = resolve(extractions, only=only, manifests=manifests.texts)
+        resolution = resolve(
+            extractions,
+            only=only,
+            manifests=manifests.texts,
+            refs_of=stream.refs_of if stream is not None else None,
+            sink=write.sink() if write is not None else None,
+        )
         summary.resolution = {
             "mode": "full" if only is None else "incremental",
             "files": len(extractions) if only is None else len(only),
@@ -1112,11 +1137,17 @@ def _load_before_fork(files: list[SourceFile]) -> None:
 
 
 def _parse_all(
-    root: str, files: list[SourceFile], workers: int | None, progress
+    root: str, files: list[SourceFile], workers: int | None, progress, stream: _Streamed | None = None
 ) -> tuple[list, dict[str, str]]:
+    """Parse ``files``: the parsed files sorted by path, and path → skip reason. With ``stream`` (a
+    first index, issue 12) each file's rows go into the write transaction as results arrive, in path
+    order, and the parsed files come back without their blobs (see :class:`_Streamed`)."""
     from codegraph.index.resolve import paused_gc  # imported by the _update that called this anyway
 
     ready, files = _take_preparsed(root, files)
+    if stream is not None:  # results in path order: the rows' order is the one a single write gives
+        files = sorted(files, key=lambda f: f.path)
+        ready.sort(key=lambda r: r[0])
     jobs = [(root, f.path, f.size, f.mtime_ns, f.language, f.grammar) for f in files]
     total = len(ready) + len(jobs)
     parsed: list[writer.ParsedFile] = []
@@ -1138,13 +1169,23 @@ def _parse_all(
             pool = fork_pool(workers, _worker_start, (os.getpid(),))
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        results = pool.imap_unordered(_parse_one, jobs, chunksize=PARSE_CHUNK)
+        mapped = pool.imap if stream is not None else pool.imap_unordered
+        results = mapped(_parse_one, jobs, chunksize=PARSE_CHUNK)
     if ready:
-        results = itertools.chain(ready, results)
+        results = (
+            heapq.merge(ready, results, key=lambda r: r[0])
+            if stream is not None
+            else itertools.chain(ready, results)
+        )
     finished = False
     try:
         with paused_gc():  # after the fork (workers keep collecting): see _keep_results
-            _keep_results(results, total, parsed, skipped, progress)
+            if stream is None:
+                _keep_results(results, total, parsed, skipped, progress)
+            else:
+                _keep_results(results, total, stream, skipped, progress)
+                stream.flush()
+                parsed = stream.parsed
         finished = True
     finally:
         if pool is not None:
@@ -1153,27 +1194,77 @@ def _parse_all(
             else:  # Ctrl-C or an error: drop the queued files instead of parsing them all first
                 pool.terminate()
             pool.join()
+    if stream is None:
+        # workers finish in any order: sort, so the same tree always gives the same rows in the same order
+        parsed.sort(key=lambda p: p.path)
     return parsed, skipped
+
+
+STREAM_BATCH = 256  # parsed files whose rows a streamed first index inserts at a time
+
+
+class _Streamed:
+    """The parsed-files list of a streamed first index: each file appended is kept in ``parsed``
+    without its cache, interface and mentions blobs, which go into the write transaction in batches
+    of STREAM_BATCH (issue 12: the blobs were ~30 % of what a 10,000-file index held till the write)
+    and its nodes without their docstrings (written with the rows; resolution never reads them),
+    and with only its ``extends``/``implements`` references (what the lookup tables read): the rest
+    wait in ``refs``, compressed, till ``resolve`` reaches the file (:meth:`refs_of`; 14 of the 34 KB
+    a synthetic monorepo file's extraction held, measured with ``sys.getsizeof`` over 2,000 files)."""
+
+    def __init__(self, write: writer.FirstWrite) -> None:
+        self.write = write
+        self.parsed: list[writer.ParsedFile] = []
+        self._batch: list[writer.ParsedFile] = []
+        self.refs: dict[str, bytes] = {}
+
+    def extraction(self, path: str, rows: tuple):
+        """The extraction of a worker's ``rows``, its other references kept aside."""
+        self.refs[path] = zlib.compress(marshal.dumps(rows[4]), 1)
+        return cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
+
+    def refs_of(self, fx) -> list:
+        """Every reference of ``fx`` (each file's once: they are dropped as they are handed out)."""
+        return cache.refs_from_rows(marshal.loads(zlib.decompress(self.refs.pop(fx.path))))
+
+    def append(self, p: writer.ParsedFile) -> None:
+        self._batch.append(p)
+        if len(self._batch) >= STREAM_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        batch = self._batch
+        if not batch:
+            return
+        self.write.add(batch, {p.path: p.mentions for p in batch}, _interfaces(batch))
+        for p in batch:
+            p.data = p.interface = p.mentions = b""
+            for n in p.extraction.nodes:  # stored now, and no lookup reads them
+                n.docstring = None
+        self.parsed.extend(batch)
+        self._batch = []
 
 
 def _keep_results(
     results: Iterator[tuple],
     total: int,
-    parsed: list[writer.ParsedFile],
+    parsed,
     skipped: dict[str, str],
     progress,
 ) -> None:
-    """Turn each worker result into a :class:`writer.ParsedFile` (or a skip reason), as they come.
+    """Turn each worker result into a :class:`writer.ParsedFile` (or a skip reason), as they come,
+    appended to ``parsed`` (a list or a :class:`_Streamed`, which makes the extraction).
     Run with the collector paused: every file's nodes and references join the heap and stay there
     till the write, and each collection of the oldest generation walked all of them (django-wheel,
     cold, two interleaved rounds: the parent's CPU during the parse 0.66 and 0.75 s, paused 0.55 and
     0.57 s)."""
+    streamed = isinstance(parsed, _Streamed)
     for done, (path, reason, size, mtime_ns, out) in enumerate(results, 1):
         if reason:
             skipped[path] = reason
         else:
             digest, rows, data, interface, mentions = out
-            fx = cache.from_rows(rows, ids_shared=True)
+            fx = parsed.extraction(path, rows) if streamed else cache.from_rows(rows, ids_shared=True)
             # the extraction's label, not the extension's: a C++ header named .h is cpp
             parsed.append(
                 writer.ParsedFile(path, size, mtime_ns, digest, fx.language, data, fx, interface, mentions)

@@ -16,7 +16,7 @@ import gc
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -1105,6 +1105,9 @@ def resolve(
     only: set[str] | None = None,
     manifests: dict[str, str | None] | None = None,
     project: _Project | None = None,
+    *,
+    refs_of: Callable[[FileExtraction], list[Ref]] | None = None,
+    sink: Callable[[list[Edge], list[tuple[Ref, str, str]]], None] | None = None,
 ) -> Resolution:
     """Resolve every file's references against the whole project.
 
@@ -1117,6 +1120,12 @@ def resolve(
             still resolved, since member lookups through inheritance need them.
         project: the lookup tables, when the caller built them (``codegraph.index.lazy``: ``files``
             are then the files to resolve, and the tables fill as lookups reach the others).
+        refs_of: a file's references, when ``files`` hold only their ``extends``/``implements``
+            ones (what every lookup table and language module reads): the rest are made one file
+            at a time as it is resolved (issue 12: a 100,000-file first index held them all).
+        sink: handed the edges and unresolved references as each step of each file makes them,
+            in the order the lists would hold them; the Resolution's lists then stay empty (issue 12:
+            the whole project's edges were the largest thing a big first index held).
 
     Returns:
         A :class:`Resolution` with contains, imports, calls, instantiates, extends, implements and
@@ -1124,7 +1133,7 @@ def resolve(
         files in ``only``.
     """
     with paused_gc():
-        return _resolve(files, only, manifests, project)
+        return _resolve(files, only, manifests, project, refs_of, sink)
 
 
 @contextmanager
@@ -1153,6 +1162,8 @@ def _resolve(
     only: set[str] | None,
     manifests: dict[str, str | None] | None,
     project: _Project | None = None,
+    refs_of: Callable[[FileExtraction], list[Ref]] | None = None,
+    sink: Callable[[list[Edge], list[tuple[Ref, str, str]]], None] | None = None,
 ) -> Resolution:
     project = project if project is not None else _Project(files, manifests)
     project.attach_owners()
@@ -1161,10 +1172,17 @@ def _resolve(
     chosen = files if only is None else [f for f in files if f.path in only]
     unresolved_of: dict[str, list[Ref]] = defaultdict(list)
     spans: list[tuple[str, int, int]] = []  # (path, first, end) of the edges each step made
+    linked: dict[str, set[str]] = defaultdict(set)
 
     def emitted(path: str, begin: int) -> None:
         if len(edges) > begin:
             spans.append((path, begin, len(edges)))
+        if sink is not None:  # the edges made so far leave now, with what they link
+            _link(project, spans, edges, linked)
+            spans.clear()
+            sink(edges, out.unresolved)
+            edges.clear()
+            out.unresolved.clear()
 
     for f in chosen:
         begin = len(edges)
@@ -1213,15 +1231,14 @@ def _resolve(
     for f in chosen:
         begin = len(edges)
         file_id = f"file:{f.path}"
-        out.resolved_refs += len(f.imports) + sum(
-            1 for r in f.refs if r.kind not in ("extends", "implements")
-        )
+        refs = f.refs if refs_of is None else refs_of(f)
+        out.resolved_refs += len(f.imports) + sum(1 for r in refs if r.kind not in ("extends", "implements"))
         lang = project.lang[f.path]
         # one answer per distinct call of a file: a quarter of references repeat one (same source,
         # name, receiver, arguments; django-sdist 28 %, c-curl 51 %), and only PHP and Ruby read
         # the position. The answer: (target or None, how, whether a None counts as unresolved).
         answers: dict[tuple, tuple[Node | None, str, bool]] | None = None if lang.resolves_by_position else {}
-        for ref in f.refs:
+        for ref in refs:
             if ref.kind in ("extends", "implements"):
                 continue
             call = (ref.source, ref.kind, ref.name, ref.receiver, ref.arity, ref.args)
@@ -1279,33 +1296,43 @@ def _resolve(
                         )
                     )
         emitted(f.path, begin)
-    # counted per file (the store keeps one row per distinct reference of a file), so that the
-    # totals of an incremental run are the sums of the files' counts a full run would give
-    linked: dict[str, set[str]] = defaultdict(set)
+        if sink is not None:  # its unresolved references are all known now (bases came first)
+            _count_unresolved(project, out, f, unresolved_of.pop(f.path, ()), linked.pop(f.path, ()))
+    _link(project, spans, edges, linked)
+    for f in chosen if sink is None else ():
+        _count_unresolved(project, out, f, unresolved_of.get(f.path, ()), linked.get(f.path, ()))
+    return out
+
+
+def _link(project: _Project, spans: list[tuple[str, int, int]], edges: list[Edge], linked) -> None:
+    """Add to ``linked`` (path → other files) the files whose nodes are sources of the edges
+    ``spans`` (path, first, end) mark in ``edges``."""
     for path, begin, end in spans:
         for e in edges[begin:end]:
             source = project.nodes.get(e.source)
             other = source.file_path if source is not None else e.source.removeprefix("file:")
             if other != path:
                 linked[path].add(other)
-    for f in chosen:
-        unresolved = likely = 0
-        counted = set()
-        for ref in unresolved_of.get(f.path, ()):
-            site = (ref.source, ref.name, ref.kind, ref.line, ref.col)
-            if site in counted:
-                continue
-            counted.add(site)
-            unresolved += 1
-            likely += likely_internal(project, f.path, ref)
-        out.per_file[f.path] = (f.language, unresolved, likely, tuple(sorted(linked.get(f.path, ()))))
-        if unresolved:
-            counts = out.unresolved_by_language.setdefault(
-                f.language, {"unresolved": 0, "likely_internal": 0}
-            )
-            counts["unresolved"] += unresolved
-            counts["likely_internal"] += likely
-    return out
+
+
+def _count_unresolved(project: _Project, out: Resolution, f: FileExtraction, refs, linked) -> None:
+    """``f``'s row of ``out.per_file`` and its share of ``out.unresolved_by_language``: counted per
+    file (the store keeps one row per distinct reference of a file), so that the totals of an
+    incremental run are the sums of the files' counts a full run would give."""
+    unresolved = likely = 0
+    counted = set()
+    for ref in refs:
+        site = (ref.source, ref.name, ref.kind, ref.line, ref.col)
+        if site in counted:
+            continue
+        counted.add(site)
+        unresolved += 1
+        likely += likely_internal(project, f.path, ref)
+    out.per_file[f.path] = (f.language, unresolved, likely, tuple(sorted(linked)))
+    if unresolved:
+        counts = out.unresolved_by_language.setdefault(f.language, {"unresolved": 0, "likely_internal": 0})
+        counts["unresolved"] += unresolved
+        counts["likely_internal"] += likely
 
 
 def likely_internal(project: _Project, path: str, ref: Ref) -> bool:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import marshal
 import re
 import sqlite3
+import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from codegraph.model import Edge, FileExtraction, Node, Ref
@@ -475,10 +477,15 @@ def _fill_files(conn, ts, parsed, mentions, interfaces) -> tuple[list[str], list
     :func:`_fill_indexes` and :func:`_fill_resolution` to restore."""
     triggers = _suspend_fts_triggers(conn)
     indexes = _suspend_indexes(conn, "nodes")
+    _add_files(conn, ts, parsed, mentions, interfaces)
+    return triggers, indexes
+
+
+def _add_files(conn, ts, parsed, mentions, interfaces) -> None:
+    """:func:`_fill_files`'s rows of ``parsed`` (one batch of a fill whose batches come in path order)."""
     _insert_files(conn, parsed, ts)
     _insert_blobs(conn, interfaces, mentions, None)
     conn.executemany(_VOCAB_SQL, _vocab_rows(parsed))
-    return triggers, indexes
 
 
 def _fill_indexes(conn, indexes: list[str]) -> None:
@@ -491,25 +498,107 @@ def _fill_indexes(conn, indexes: list[str]) -> None:
 
 
 def _fill_resolution(
-    conn, edge_rows, unresolved_rows, skipped, metadata, skip_stats, per_file, triggers
+    conn, edge_rows, unresolved_rows, skipped, metadata, skip_stats, per_file, triggers, spilled=None
 ) -> None:
     """The second half of :func:`_write_first`: the edges and unresolved references (rows as
-    :func:`_edge_rows` and :func:`_unresolved_rows` make them; any iterable) and the per-file
-    resolution rows with their indexes, the skipped files and metadata, the full-text triggers back;
-    then the commit."""
+    :func:`_edge_rows` and :func:`_unresolved_rows` make them; any iterable; or, with ``spilled``, a
+    :class:`_Spill`'s) and the per-file resolution rows with their indexes, the skipped files and
+    metadata, the full-text triggers back; then the commit."""
     for table in ("edges", "unresolved_refs"):
         indexes = _suspend_indexes(conn, table)
-        if table == "edges":
+        if spilled is not None:
+            spilled.insert(conn, table)
+        elif table == "edges":
             conn.executemany(_EDGE_SQL, edge_rows)
         else:
             conn.executemany(_UNRESOLVED_SQL, unresolved_rows)
         for sql in indexes:
-            conn.execute(sql)
+            try:
+                conn.execute(sql)
+            except sqlite3.IntegrityError:  # spilled edges of one identity: keep the first, as _edge_rows
+                if spilled is None or table != "edges":
+                    raise
+                _drop_later_duplicates(conn)
+                conn.execute(sql)
     _insert_blobs(conn, None, None, per_file)
     _finish(conn, skipped, skip_stats, metadata)
     for sql in triggers:
         conn.execute(sql)
     conn.execute("COMMIT")
+
+
+def _drop_later_duplicates(conn: sqlite3.Connection) -> None:
+    """Keep the first edge of each identity (``idx_edges_identity``'s key) and number the rest from
+    1 again, in order: the rows :func:`_edge_rows` would have given."""
+    conn.execute(
+        "DELETE FROM edges WHERE id NOT IN (SELECT MIN(id) FROM edges "
+        "GROUP BY source, target, kind, IFNULL(line, -1), IFNULL(col, -1))"
+    )
+    conn.execute(
+        "CREATE TEMP TABLE cg_kept AS SELECT source, target, kind, metadata, line, col FROM edges ORDER BY id"
+    )
+    conn.execute("DELETE FROM edges")
+    conn.execute("UPDATE sqlite_sequence SET seq = 0 WHERE name = 'edges'")
+    conn.execute(
+        "INSERT INTO edges(source, target, kind, metadata, line, col) "
+        "SELECT source, target, kind, metadata, line, col FROM cg_kept ORDER BY rowid"
+    )
+    conn.execute("DROP TABLE cg_kept")
+
+
+SPILL_ROWS = 20_000  # rows a _Spill gathers before it writes them to its file
+
+
+class _Spill:
+    """The edges and unresolved references of a resolution, as rows, in a temporary file (marshal
+    chunks) instead of in memory (issue 12): :meth:`take` is ``resolve``'s sink; :meth:`insert` puts
+    them into the tables in the order the lists would have had, unresolved ones sorted and distinct."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile(prefix="codegraph-spill-")
+        self._edges: list[tuple] = []
+        self._unresolved: list[tuple] = []
+
+    def take(self, edges: list[Edge], unresolved: list[tuple[Ref, str, str]]) -> None:
+        self._edges.extend((e.source, e.target, e.kind, _meta_json(e.metadata), e.line, e.col) for e in edges)
+        self._unresolved.extend(
+            (r.source, r.name, r.kind, r.line, r.col, path, lang, r.name.rsplit(".", 1)[-1])
+            for r, path, lang in unresolved
+        )
+        if len(self._edges) + len(self._unresolved) >= SPILL_ROWS:
+            self._write()
+
+    def _write(self) -> None:
+        marshal.dump((self._edges, self._unresolved), self._file)
+        self._edges, self._unresolved = [], []
+
+    def _chunks(self):
+        self._write()
+        self._file.seek(0)
+        while True:
+            try:
+                yield marshal.load(self._file)
+            except EOFError:
+                return
+
+    def insert(self, conn: sqlite3.Connection, table: str) -> None:
+        if table == "edges":
+            for edges, _ in self._chunks():
+                conn.executemany(_EDGE_SQL, edges)
+            return
+        conn.execute("CREATE TEMP TABLE cg_unresolved(s, n, k, l, c, p, g, t)")
+        for _, unresolved in self._chunks():
+            conn.executemany("INSERT INTO cg_unresolved VALUES (?, ?, ?, ?, ?, ?, ?, ?)", unresolved)
+        # SQLite's order of text (bytes of UTF-8) is Python's of str (code points): _unresolved_rows'
+        conn.execute(
+            "INSERT INTO unresolved_refs(from_node_id, reference_name, reference_kind, line, col, file_path, "
+            "language, status, name_tail) SELECT DISTINCT s, n, k, l, c, p, g, 'failed', t FROM cg_unresolved "
+            "ORDER BY s, n, k, l, c, p, g"
+        )
+        conn.execute("DROP TABLE cg_unresolved")
+
+    def close(self) -> None:
+        self._file.close()
 
 
 class FirstWrite:
@@ -528,18 +617,52 @@ class FirstWrite:
     :meth:`finish` or :meth:`abort`: the caller must not use it meanwhile.
     """
 
-    def __init__(self, conn: sqlite3.Connection, parsed, mentions, interfaces) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, spill: bool = False) -> None:
+        """Begin the transaction, the nodes' indexes and the full-text triggers dropped; rows come
+        with :meth:`add`, then :meth:`build_indexes`. ``spill``: SQLite's sorts (the index builds)
+        and temporary tables go to files, not memory, till :meth:`finish` or :meth:`abort` (a very
+        large index: the sorter of 3 million nodes' or 8 million edges' keys otherwise stays in RAM)."""
         self._conn = conn
         self._journal = rollback_journal(conn)
         self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._ts = now_ms()
+        self._spill = spill
+        self._spilled: _Spill | None = None
         try:
+            if spill:
+                conn.execute("PRAGMA temp_store = FILE")
             conn.execute("BEGIN IMMEDIATE")
-            self._triggers, indexes = _fill_files(conn, now_ms(), parsed, mentions, interfaces)
+            self._triggers = _suspend_fts_triggers(conn)
+            self._indexes = _suspend_indexes(conn, "nodes")
         except BaseException:
             self._rollback()
             raise
+
+    def add(self, parsed: list[ParsedFile], mentions: dict[str, bytes], interfaces: dict[str, bytes]) -> None:
+        """Insert the rows of ``parsed`` that need no resolution (as :func:`_fill_files`); calls
+        must come in path order, so the rows are the ones a single call with every file makes.
+
+        Raises:
+            sqlite3.Error: the transaction is rolled back.
+        """
+        try:
+            _add_files(self._conn, self._ts, parsed, mentions, interfaces)
+        except BaseException:
+            self._rollback()
+            raise
+
+    def sink(self) -> Callable[[list[Edge], list[tuple[Ref, str, str]]], None]:
+        """A ``resolve`` sink that keeps the edges and unresolved references in a temporary file
+        till :meth:`finish` (which then writes those, not its arguments')."""
+        if self._spilled is None:
+            self._spilled = _Spill()
+        return self._spilled.take
+
+    def build_indexes(self) -> None:
+        """Start the thread that builds the nodes' indexes and the full-text index (every file added)."""
         self._thread = threading.Thread(
-            target=self._run, args=(indexes,), name="codegraph-first-write", daemon=True
+            target=self._run, args=(self._indexes,), name="codegraph-first-write", daemon=True
         )
         self._thread.start()
 
@@ -568,8 +691,11 @@ class FirstWrite:
             # built while the thread may still be inside SQLite (its index and full-text builds hold
             # no GIL): django-sdist's 175k edge rows take 0.4 s of CPU, its 100k unresolved rows 0.4 s
             edge_rows, unresolved_rows = _edge_rows(edges), _unresolved_rows(unresolved)
+            if self._spilled is not None and (edge_rows or unresolved_rows):
+                raise ValueError("rows both given and spilled")
         finally:
-            self._thread.join()
+            if self._thread is not None:
+                self._thread.join()
         try:
             if self._error is not None:
                 raise self._error
@@ -582,19 +708,22 @@ class FirstWrite:
                 skip_stats,
                 per_file,
                 self._triggers,
+                self._spilled,
             )
         except BaseException:
             self._rollback()
             raise
         if self._journal:
             wal_journal(self._conn)
+        self._unspill()
 
     def abort(self) -> None:
         """Stop the thread's statement, wait for it, roll back (the resolution failed or was
         interrupted); the connection is the caller's again."""
-        if self._thread.is_alive():
-            self._conn.interrupt()
-        self._thread.join()
+        if self._thread is not None:
+            if self._thread.is_alive():
+                self._conn.interrupt()
+            self._thread.join()
         self._rollback()
 
     def _rollback(self) -> None:
@@ -605,6 +734,16 @@ class FirstWrite:
             with contextlib.suppress(sqlite3.Error):
                 wal_journal(self._conn)
             self._journal = False
+        self._unspill()
+
+    def _unspill(self) -> None:
+        if self._spilled is not None:
+            self._spilled.close()
+            self._spilled = None
+        if self._spill:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA temp_store = MEMORY")  # connect_writer's setting
+            self._spill = False
 
 
 def begin_first(
@@ -614,7 +753,17 @@ def begin_first(
     least BULK_ROWS nodes), else None (write with :func:`write_index` after resolving)."""
     if sum(len(p.extraction.nodes) for p in parsed) < BULK_ROWS or not _empty(conn):
         return None
-    return FirstWrite(conn, parsed, mentions, interfaces)
+    first = FirstWrite(conn)
+    first.add(parsed, mentions, interfaces)
+    first.build_indexes()
+    return first
+
+
+def begin_streamed(conn: sqlite3.Connection) -> FirstWrite | None:
+    """A :class:`FirstWrite` to :meth:`~FirstWrite.add` files to as they are parsed (issue 12: a
+    100,000-file first index held every file's rows and blobs till the write), spilling SQLite's
+    sorts to files; None when the index is not empty."""
+    return FirstWrite(conn, spill=True) if _empty(conn) else None
 
 
 _EDGE_SQL = "INSERT INTO edges(source, target, kind, metadata, line, col) VALUES (?, ?, ?, ?, ?, ?)"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -38,19 +39,36 @@ def timed_env(env: dict | None = None) -> dict:
     return out
 
 
-def measure(cmd: list[str], *, cwd: str | None = None, env: dict | None = None) -> tuple[float, float, str]:
+class CapExceeded(RuntimeError):
+    """The process tree's RSS passed ``cap_mb``: it was killed. ``output`` is what it printed till then."""
+
+    def __init__(self, cap_mb: float, wall: float, output: str) -> None:
+        super().__init__(f"killed at {wall:.1f} s: the process tree passed {cap_mb:.0f} MB")
+        self.cap_mb, self.wall, self.output = cap_mb, wall, output
+
+
+def measure(
+    cmd: list[str], *, cwd: str | None = None, env: dict | None = None, cap_mb: float | None = None
+) -> tuple[float, float, str]:
     """Returns (wall seconds, peak tree RSS in MB, combined output), run with :func:`timed_env`.
-    Raises on a non-zero exit."""
+    Raises on a non-zero exit; with ``cap_mb``, :class:`CapExceeded` once the tree's RSS passes it (the
+    whole process group is killed: a bad run dies early instead of taking the shared machine's memory)."""
     env = timed_env(env)
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
     peak = 0
+    capped = False
     done = threading.Event()
 
     def poll() -> None:
-        nonlocal peak
+        nonlocal peak, capped
         while not done.is_set():
             peak = max(peak, _tree_rss_kb(proc.pid))
+            if cap_mb is not None and peak > cap_mb * 1024 and not capped:
+                capped = True
+                os.killpg(proc.pid, signal.SIGKILL)
             time.sleep(0.01)
 
     t = threading.Thread(target=poll, daemon=True)
@@ -59,6 +77,9 @@ def measure(cmd: list[str], *, cwd: str | None = None, env: dict | None = None) 
     wall = time.perf_counter() - start
     done.set()
     t.join()
+    text = out.decode(errors="replace")
+    if capped:
+        raise CapExceeded(cap_mb, wall, text)
     if proc.returncode != 0:
-        raise RuntimeError(f"{cmd} exited {proc.returncode}: {out.decode(errors='replace')[-2000:]}")
-    return wall, peak / 1024, out.decode(errors="replace")
+        raise RuntimeError(f"{cmd} exited {proc.returncode}: {text[-2000:]}")
+    return wall, peak / 1024, text

@@ -2,29 +2,36 @@
 """Scale benchmark (issue 12): a cold index of a very large tree — completes? wall time, peak RSS of the
 process tree, files accounted for, phase split.
 
-Usage: python scripts/bench/scale_bench.py TARGET [--files N] [--keep]
+Usage: python scripts/bench/scale_bench.py TARGET [--files N] [--keep] [--cap-mb MB] [--no-edit]
   TARGET: ``monorepo`` (scripts/bench/monorepo.py, 100,000 files by default, generated once under
   $CODEGRAPH_CORPORA or ~/.cache/codegraph-corpora), ``linux`` (Debian's linux-source-6.1: the .deb is
   fetched with ``apt-get download`` and unpacked with ``dpkg -x`` there, never installed), or a directory.
 
 The index is built in place (``.codegraph/`` under the tree, removed first unless --keep), since a copy
-of 100,000 files costs more than the index. Prints one line per figure.
+of 100,000 files costs more than the index. Prints one line per figure. The cold index runs
+``index_project`` in a child process (what ``codegraph init`` runs) that prints its phase and parse progress
+as it goes, so with ``--cap-mb`` a run killed when the tree's RSS passes the cap says how far it got. Then one
+file (the middle one of the indexed paths) gets a new function, ``codegraph sync --json`` is timed (wall, peak
+RSS, which resolution and resolver tables it used), and the file is put back as it was.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import measure
+from _measure import CapExceeded, measure
 from monorepo import generate
 
 DEST = Path(os.environ.get("CODEGRAPH_CORPORA", Path.home() / ".cache" / "codegraph-corpora"))
@@ -71,11 +78,85 @@ def _drop_debian_ignore(gitignore: Path) -> None:
         gitignore.write_text("".join(lines[:cut]))
 
 
+PROGRESS_SECONDS = 2.0
+# what the one-file edit appends, by extension: a new top-level function (a definition, so the sync
+# plans the files that could now resolve to it); other files get a comment
+EDIT_TEXT = {
+    ".py": "\n\ndef scale_bench_edit():\n    return 1\n",
+    ".ts": "\nexport function scaleBenchEdit(): number {\n  return 1;\n}\n",
+    ".c": "\nint scale_bench_edit(void)\n{\n\treturn 1;\n}\n",
+}
+
+
+def child(root: str) -> None:
+    """The cold index (``codegraph init``'s ``index_project``), printing the phase and the parse
+    progress every PROGRESS_SECONDS on stdout, then the summary as JSON."""
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+
+    last = [0.0]
+
+    def phase(name: str, count: int | None) -> None:
+        print(f"phase: {name} {'' if count is None else count} (this process: {_rss()})", flush=True)
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_SECONDS or done == total:
+            last[0] = now
+            print(f"parsed: {done}/{total}", flush=True)
+
+    summary = index_project(ProjectPaths(Path(root)), progress=progress, phase=phase, check=True)
+    print(f"phase: done (this process: {_rss()})", flush=True)
+    print(json.dumps(dataclasses.asdict(summary)), flush=True)
+
+
+def _rss() -> str:
+    """This process's RSS now and its peak so far (/proc: VmRSS, VmHWM)."""
+    found = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            found[key] = int(value.split()[0]) / 1024
+    return f"{found.get('VmRSS', 0):.0f} MB, peak {found.get('VmHWM', 0):.0f} MB"
+
+
+def edit_sync(root: Path) -> None:
+    """Append a function to the middle indexed file, time ``codegraph sync --json``, put the file back."""
+    with sqlite3.connect(root / ".codegraph" / "codegraph.db") as conn:
+        (count,) = conn.execute("SELECT COUNT(*) FROM files").fetchone()
+        (rel,) = conn.execute(
+            "SELECT path FROM files ORDER BY path LIMIT 1 OFFSET ?", (count // 2,)
+        ).fetchone()
+    target = root / rel
+    before = target.read_bytes()
+    stat = target.stat()
+    text = EDIT_TEXT.get(target.suffix, "\n/* scale_bench edit */\n")
+    try:
+        target.write_bytes(before + text.encode())
+        wall, peak_mb, out = measure(CODEGRAPH + ["sync", str(root), "--json"])
+    finally:
+        target.write_bytes(before)
+        os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    summary = json.loads(out[out.find("{") :])
+    print(
+        f"one-edit sync ({rel}): {wall:.2f} s wall, peak RSS {peak_mb:.0f} MB; "
+        f"resolution {summary['resolution'].get('mode')} ({summary['resolution'].get('files')} files), "
+        f"tables {summary['tables'].get('path')}"
+    )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        child(sys.argv[2])
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("target")
     ap.add_argument("--files", type=int, default=100_000, help="monorepo size")
     ap.add_argument("--keep", action="store_true", help="keep an existing .codegraph/ (a warm run)")
+    ap.add_argument(
+        "--cap-mb", type=float, help="kill the cold index once its process tree's RSS passes this"
+    )
+    ap.add_argument("--no-edit", action="store_true", help="skip the one-file edit sync")
     args = ap.parse_args()
     if args.target == "monorepo":
         root = monorepo(args.files)
@@ -87,16 +168,32 @@ def main() -> None:
         ap.error(f"{args.target}: not monorepo, linux or a directory")
     if not args.keep:
         shutil.rmtree(root / ".codegraph", ignore_errors=True)
-    wall, peak_mb, out = measure(CODEGRAPH + ["init", str(root), "--json"])
-    summary = json.loads(out[out.find("{") :])
-    skipped = sum(summary["skipped"].values())
     print(f"tree: {root}")
+    try:
+        wall, peak_mb, out = measure([sys.executable, __file__, "--child", str(root)], cap_mb=args.cap_mb)
+    except CapExceeded as exc:
+        lines = exc.output.splitlines()
+        phases = [line for line in lines if line.startswith("phase: ")]
+        parsed = [line for line in lines if line.startswith("parsed: ")]
+        print(
+            f"cold index: {exc}; last {phases[-1] if phases else 'phase: none'}, "
+            f"{parsed[-1] if parsed else 'parsed: none'}"
+        )
+        sys.exit(1)
+    summary = json.loads(out.splitlines()[-1])
+    skipped = sum(summary["skipped"].values())
+    print(
+        "parent RSS at each phase: "
+        + "; ".join(line[7:] for line in out.splitlines() if line.startswith("phase: "))
+    )
     print(f"cold index: {wall:.1f} s wall, peak RSS {peak_mb:.0f} MB (process tree)")
     print(
         f"files: {summary['files']} indexed + {skipped} skipped; nodes {summary['nodes']}, edges {summary['edges']}, "
         f"unresolved {summary['unresolved']}"
     )
     print("phases (s): " + "  ".join(f"{k} {v:.1f}" for k, v in summary["phases"].items()))
+    if not args.no_edit:
+        edit_sync(root)
 
 
 if __name__ == "__main__":

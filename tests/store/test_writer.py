@@ -374,3 +374,61 @@ def test_a_cold_index_killed_while_resolving_leaves_no_rows_of_its_early_write(t
     connect_writer(paths.db).close()  # the first open rolls the hot journal back and goes back to WAL
     _assert_unfinished_and_empty(paths, "indexing")
     assert index_project(paths, workers=1).nodes > 0
+
+
+def test_a_streamed_first_index_equals_the_one_written_after_the_parse(tmp_path, monkeypatch):
+    """Issue 12 (bounded memory): a first index that writes each file's rows as it is parsed (in
+    small batches, through two parse workers), keeps the other references aside till resolution and
+    spills the edges and unresolved references to a file stores every table, the schema and the
+    full-text answers exactly as the first index that holds everything till the write."""
+    from codegraph.index import indexer
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store import db, writer
+
+    monkeypatch.setattr(writer, "now_ms", lambda: 1_700_000_000_000)
+    monkeypatch.setattr(db, "_now_ms", lambda: 1_700_000_000_000)
+    held = ProjectPaths(_project(tmp_path / "held").resolve())
+    index_project(held, workers=2)
+    monkeypatch.setattr(indexer, "STREAM_MIN_FILES", 1)
+    monkeypatch.setattr(indexer, "STREAM_BATCH", 4)
+    monkeypatch.setattr(writer, "SPILL_ROWS", 7)
+    spilled: list[int] = []
+    take = writer._Spill.take
+    monkeypatch.setattr(writer._Spill, "take", lambda self, e, u: (spilled.append(len(e)), take(self, e, u)))
+    streamed = ProjectPaths(_project(tmp_path / "streamed").resolve())
+    summary = index_project(streamed, workers=2)
+    assert sum(spilled) == summary.edges > 0  # the streamed path ran (no duplicate edges here)
+    words = ["Thing3", "act_2", "helper_7", "number", "missing_4"]
+    assert _dump(streamed.db, words) == _dump(held.db, words)
+
+
+def test_spilled_edges_of_one_identity_keep_the_first_as_a_held_write_does(tmp_path):
+    """Edges spilled to a file are deduplicated when the identity index is built: the first of each
+    key stays and the ids run from 1 in order, as when the write is handed the whole list."""
+    from codegraph.model import Edge
+    from codegraph.store import writer
+    from codegraph.store.db import connect_writer
+
+    edges = [
+        Edge("a", "b", "calls", 1, 2, {"resolvedBy": "first"}),
+        Edge("a", "c", "calls", 3, 4),
+        Edge("a", "b", "calls", 1, 2, {"resolvedBy": "second"}),
+        Edge("c", "a", "references", None, None),
+    ]
+    rows = {}
+    for name, spill in (("held", False), ("spilled", True)):
+        conn = connect_writer(tmp_path / name / "codegraph.db")
+        first = writer.FirstWrite(conn, spill=spill)
+        first.build_indexes()
+        if spill:
+            sink = first.sink()
+            sink(edges[:2], [])
+            sink(edges[2:], [])
+        first.finish(edges=[] if spill else edges, unresolved=[], skipped={}, metadata={})
+        rows[name] = conn.execute(
+            "SELECT id, source, target, kind, metadata, line, col FROM edges ORDER BY id"
+        ).fetchall()
+        conn.close()
+    assert rows["spilled"] == rows["held"]
+    assert [r[0] for r in rows["held"]] == [1, 2, 3]
