@@ -17,7 +17,12 @@ import pytest
 
 from codegraph.cli.progress import TerminalProgress
 
-FILES = 1500  # enough that parsing spans several 0.2 s frames even on an idle machine
+FILES = 1500
+# each file's body: enough that parsing spans several 0.2 s frames even on an idle machine (with one
+# function a file, 1,500 files parsed in 0.17 s on 2026-12-02 and no frame came before the end)
+FILLER = "".join(
+    f"\n\ndef g{k}(a, b):\n    c = a * {k} + b\n    return [c, a, b][{k} % 3]\n" for k in range(12)
+)
 
 
 @pytest.fixture
@@ -27,7 +32,7 @@ def many(tmp_path) -> Path:
     for i in range(FILES):
         (root / "pkg" / f"m{i:04}.py").write_text(
             f"from pkg.m{(i + 1) % FILES:04} import f{(i + 1) % FILES}\n\n\n"
-            f"def f{i}(x):\n    return f{(i + 1) % FILES}(x) + {i}\n"
+            f"def f{i}(x):\n    return f{(i + 1) % FILES}(x) + {i}\n" + FILLER
         )
     return root
 
