@@ -79,17 +79,42 @@ def overloads(project, target: Node) -> list[Node]:
     return sorted(same, key=lambda n: (n.file_path, n.start_line))
 
 
+def inherited(project, target: Node) -> list[Node]:
+    """The same-named callables of the bases of ``target``'s type, nearest base first, each base's in
+    source order (empty when ``target`` is not a member of a type with bases in the project)."""
+    parent = project.parent.get(target.id)
+    if parent is None:
+        return []
+    out: list[Node] = []
+    for base in project.mro(parent)[1:]:
+        same = [n for n in project.children.get(base, {}).get(target.name, ()) if n.kind in CALLABLE]
+        out += sorted(same, key=lambda n: (n.file_path, n.start_line))
+    return out
+
+
 def pick(project, target: Node, how: str, arity: int | None) -> tuple[Node, str]:
-    """The overload of ``target``'s name that a call with ``arity`` arguments means."""
+    """The overload of ``target``'s name that a call with ``arity`` arguments means.
+
+    A type's own overloads come first; those of its bases count too (C#: a derived class's
+    ``F(string)`` does not hide the base's ``F(int, object)`` from a call ``F(1, null)``): when no own
+    overload fits the count, the nearest inherited ones that fit are the candidates; when an own one
+    and an inherited one with another parameter list both fit, the count does not decide and the own
+    one is kept as a guess (an override, with the same parameter list, is no ambiguity)."""
     if target.kind not in CALLABLE:
         return target, how
     cands = overloads(project, target)
-    if len(cands) == 1:
-        return target, how
     if arity is not None:
         fitting = [n for n in cands if fits(n, arity)]
+        above = [n for n in inherited(project, target) if fits(n, arity)]
+        if not fitting and above:
+            nearest = [n for n in above if project.parent.get(n.id) == project.parent.get(above[0].id)]
+            return nearest[0], how if len(nearest) == 1 else "overload-guess"
+        own = {tuple(split_params(n.signature or "")) for n in fitting}
         if len(fitting) == 1:
-            return fitting[0], how
+            hidden = any(tuple(split_params(n.signature or "")) not in own for n in above)
+            return fitting[0], "overload-guess" if hidden else how
         if fitting:
             return fitting[0], "overload-guess"
+    if len(cands) == 1:
+        return target, how
     return cands[0], "overload-guess"

@@ -188,6 +188,45 @@ def test_csharp_overloads_are_told_apart_by_argument_count(cs):
     assert deposit_lines_called_from(cs, f"{SVC}::TransferService::Transfer") == [(38, "type-inference")]
 
 
+def test_csharp_a_derived_method_does_not_hide_the_base_overloads_its_call_fits(tmp_path):
+    # Json.NET's JTokenReader (a JsonReader) declares SetToken(JToken) and calls the base's
+    # SetToken(JsonToken, object) as SetToken(JsonToken.PropertyName, name): the 2-argument call went
+    # to its own 1-parameter method at full confidence. Read from the snippet: F(1, null) is A.F,
+    # F("x") B's own F, G(2) the override B.G (same parameter list: no ambiguity), H(3) fits both
+    # B.H(string) and A.H(int) by count, so it is a guess
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "A.cs").write_text(
+        "namespace N {\n"
+        "  public class A {\n"
+        "    protected void F(int a, object b) { }\n"
+        "    protected virtual void G(int a) { }\n"
+        "    protected void H(int a) { }\n"
+        "  }\n"
+        "  public class B : A {\n"
+        '    private void F(string s) { F(1, null); F("x"); }\n'
+        "    protected override void G(int a) { G(2); }\n"
+        "    private void H(string s) { H(3); }\n"
+        "  }\n"
+        "}\n"
+    )
+    index_project(ProjectPaths(tmp_path))
+    with Reader(tmp_path) as reader:
+        rows = reader.conn.execute(
+            "SELECT t.qualified_name, e.line, e.metadata FROM edges e JOIN nodes t ON t.id = e.target"
+            " WHERE e.kind = 'calls' ORDER BY e.line, t.qualified_name"
+        ).fetchall()
+    calls = [(line, target, json.loads(meta)["resolvedBy"]) for target, line, meta in rows]
+    assert calls == [
+        (8, "N::A::F", "member"),
+        (8, "N::B::F", "member"),
+        (9, "N::B::G", "member"),
+        (10, "N::B::H", "overload-guess"),
+    ]
+
+
 def test_csharp_extension_methods_bind_through_the_receivers_declared_type(cs):
     # `decimal capped = ...; capped.WithTax(0m)` with `using Ledger.Core.Util;` in TransferService.cs
     assert edge_at(cs, "src/Ledger.Core/Services/TransferService.cs", 29, "capped.WithTax") == [
