@@ -547,7 +547,8 @@ class CSharp(LanguageModule):
     )
     resolution = (
         "namespaces (own and enclosing) and using / using aliases, partial classes across files, implicit this, "
-        "base, typed fields/properties/params/locals, new"
+        "base, typed fields/properties/params/locals, new; overloads by argument count, the base's included "
+        "(a guess when the count does not decide)"
     )
     builtins = BUILTINS
     self_names = frozenset({"this"})
