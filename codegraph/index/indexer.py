@@ -1180,10 +1180,8 @@ def _parse_all(
     finished = False
     try:
         with paused_gc():  # after the fork (workers keep collecting): see _keep_results
-            if stream is None:
-                _keep_results(results, total, parsed, skipped, progress)
-            else:
-                _keep_results(results, total, stream, skipped, progress)
+            _keep_results(results, total, parsed if stream is None else stream, skipped, progress)
+            if stream is not None:
                 stream.flush()
                 parsed = stream.parsed
         finished = True
