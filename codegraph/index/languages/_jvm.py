@@ -22,7 +22,8 @@ Resolution (``JvmLanguage.resolve_ref``), a wrong edge being worse than a missin
   match when the receiver's type (or, with an unknown receiver, an explicit import) says so. An
   untyped receiver never binds by name.
 - overloads: candidates are filtered by argument count (varargs and Kotlin default values
-  counted); when several remain in one class, the edge points at the first with resolvedBy
+  counted); when several remain in one class, or the nearest class's one fits and a base's with
+  other parameter types fits too, the edge points at the nearest first with resolvedBy
   ``overload-guess`` and a lower confidence, never silently.
 """
 
@@ -81,13 +82,11 @@ def _last_leaf_comment(node):
 
 
 @lru_cache(maxsize=65536)
-def param_range(signature: str | None) -> tuple[int, float] | None:
-    """(fewest, most) arguments a parameter list ``(a, b = 1, vararg c)`` accepts; None unknown."""
-    if signature is None:
-        return None
+def _params(signature: str) -> tuple[str, ...]:
+    """The top-level parameters of ``(a, b = 1, vararg c)``, stripped; () when it is no list."""
     sig = signature.strip()
     if not sig.startswith("("):
-        return None
+        return ()
     depth = 0
     parts: list[str] = []
     cur: list[str] = []
@@ -104,7 +103,15 @@ def param_range(signature: str | None) -> tuple[int, float] | None:
         else:
             cur.append(ch)
     parts.append("".join(cur))
-    parts = [p.strip() for p in parts if p.strip()]
+    return tuple(p.strip() for p in parts if p.strip())
+
+
+@lru_cache(maxsize=65536)
+def param_range(signature: str | None) -> tuple[int, float] | None:
+    """(fewest, most) arguments a parameter list ``(a, b = 1, vararg c)`` accepts; None unknown."""
+    if signature is None or not signature.strip().startswith("("):
+        return None
+    parts = _params(signature)
     most: float = len(parts)
     fewest = len(parts)
     for p in parts:
@@ -115,6 +122,43 @@ def param_range(signature: str | None) -> tuple[int, float] | None:
         elif "=" in top:
             fewest -= 1
     return fewest, most
+
+
+def param_types(signature: str | None) -> tuple[str, ...] | None:
+    """The parameter types of a signature, names, modifiers and defaults left out: Java's
+    ``(final int a, String... b)`` and Kotlin's ``(a: Int, vararg b: String = "")`` both give
+    their types in order, so an override and its base compare equal; None when unknown."""
+    if signature is None or not signature.strip().startswith("("):
+        return None
+    out = []
+    for p in _params(signature):
+        p = _MODIFIERS.sub(" ", p)
+        colon = _top_index(p, ":")
+        if colon is not None:  # Kotlin / Scala: name: Type = default
+            p = p[colon + 1 :]
+            eq = _top_index(p, "=")
+            p = p if eq is None else p[:eq]
+        else:  # Java: Type name
+            p = _TRAILING_NAME.sub("", p.strip()) or p
+        out.append("".join(p.split()))
+    return tuple(out)
+
+
+_MODIFIERS = re.compile(r"@[\w.]+(\([^)]*\))?|\b(final|vararg|val|var|implicit|using)\b")
+_TRAILING_NAME = re.compile(r"\s*\b\w+\s*$")
+
+
+def _top_index(param: str, char: str) -> int | None:
+    """Where ``char`` first occurs outside brackets in ``param``, or None."""
+    depth = 0
+    for i, ch in enumerate(param):
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif ch == char and depth == 0:
+            return i
+    return None
 
 
 def _top_level(param: str) -> str:
@@ -643,7 +687,13 @@ class _Resolver:
         owner = self.project.parent.get(fitting[0].id)
         first = [c for c in fitting if self.project.parent.get(c.id) == owner]
         if len(first) == 1:
-            return first[0], ""
+            # a base's overload the count also fits, with other parameter types, is as visible
+            # as the derived type's own (an override, with the same types, is no ambiguity)
+            mine = param_types(first[0].signature)
+            if mine is not None and all(param_types(c.signature) == mine for c in fitting[1:]):
+                return first[0], ""
+            if len(fitting) == 1:
+                return first[0], ""
         return first[0], "overload-guess"
 
     def delegation(self, which: str, arity: int | None) -> tuple[Node | None, str]:

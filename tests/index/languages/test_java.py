@@ -180,3 +180,49 @@ def test_sync_after_adding_a_package_class_and_deleting_another_equals_a_full_in
             SRC + "util/Objects.java": "",
         },
     )
+
+
+def test_java_a_derived_method_does_not_hide_the_base_overloads_its_call_fits(tmp_path):
+    # Java overloads across a hierarchy: B's own f(String) and A's f(int, Object) are both visible
+    # in B. Read from the snippet: f(1, null) is A.f (only it takes two), f("x") B's own f, g(2) the
+    # override B.g (same parameter list: no ambiguity), h(3) fits both B.h(String) and A.h(int) by
+    # count, so it is a guess, not a confident edge to B.h
+    import json
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    (tmp_path / "A.java").write_text(
+        "package n;\n"
+        "public class A {\n"
+        "  protected void f(int a, Object b) { }\n"
+        "  protected void g(int a) { }\n"
+        "  protected void h(int a) { }\n"
+        "}\n"
+    )
+    (tmp_path / "B.java").write_text(
+        "package n;\n"
+        "public class B extends A {\n"
+        '  private void f(String s) { f(1, null); f("x"); }\n'
+        "  @Override protected void g(int a) { g(2); }\n"
+        "  private void h(String s) { h(3); }\n"
+        "}\n"
+    )
+    index_project(ProjectPaths(tmp_path))
+    with Reader(tmp_path) as reader:
+        rows = reader.conn.execute(
+            "SELECT t.qualified_name, e.line, e.metadata FROM edges e JOIN nodes t ON t.id = e.target"
+            " WHERE e.kind = 'calls' ORDER BY e.line, t.qualified_name"
+        ).fetchall()
+    calls = [(line, target, json.loads(meta)["resolvedBy"]) for target, line, meta in rows]
+    assert [(line, target) for line, target, _ in calls] == [
+        (3, "A::f"),
+        (3, "B::f"),
+        (4, "B::g"),
+        (5, "B::h"),
+    ]
+    how = {(line, target): by for line, target, by in calls}
+    assert how[(3, "A::f")] != "overload-guess" and how[(3, "B::f")] != "overload-guess"
+    assert how[(4, "B::g")] != "overload-guess"
+    assert how[(5, "B::h")] == "overload-guess"
