@@ -17,6 +17,7 @@ Doc comments are the ``/** … */`` block before a definition.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 
@@ -539,7 +540,7 @@ class Scala(LanguageModule):
                 for hit in [state.package_named(f.path, b.module)]
                 if hit is not None
             ]
-            _pair_companions(project, f, state.companions)
+            _pair_companions(project, f, state.companions, state.companion_names)
 
     def resolve_module(self, project, from_path: str, spec: str):
         state: _Packages = project.lang_state["scala"]
@@ -575,29 +576,30 @@ class Scala(LanguageModule):
         """Calls and constructions: ``Companion.m()`` and ``Companion(...)`` (``apply``) mean the
         companion object, not the class the name stands for; then the generic rules; then the
         overload the argument count names."""
-        from codegraph.index.resolve import BARE_CALL_TARGETS, TYPE_TARGETS, _resolve_ref
-
-        if ref.kind in ("extends", "implements") and ref.receiver is None and not Scala._busy:
+        if Scala._busy:  # the generic rules asking this hook again, from inside it
+            return None
+        rules = _rules()
+        if ref.kind in ("extends", "implements") and ref.receiver is None:
             Scala._busy = True
             try:
                 found = project.resolve_dotted(path, ref.source, ref.name)
             finally:
                 Scala._busy = False
             if found is None:
-                base = _innermost_package(project, path, ref.source, ref.name, TYPE_TARGETS)
+                base = _innermost_package(project, path, ref.source, ref.name, rules.TYPE_TARGETS)
                 return (base, "package") if base is not None else None
             return None
-        if ref.kind not in ("calls", "instantiates") or Scala._busy:
+        if ref.kind not in ("calls", "instantiates"):
             return None
 
         Scala._busy = True
         try:
             hit = _companion(project, path, ref) if ref.kind == "calls" else None
-            target, how = hit if hit is not None else _resolve_ref(project, path, ref)
+            target, how = hit if hit is not None else rules._resolve_ref(project, path, ref)
         finally:
             Scala._busy = False
         if target is None and ref.receiver is None and "." not in ref.name:
-            found = _innermost_package(project, path, ref.source, ref.name, BARE_CALL_TARGETS)
+            found = _innermost_package(project, path, ref.source, ref.name, rules.BARE_CALL_TARGETS)
             if found is not None:
                 return _overloads.pick(project, found, "package", ref.arity)
         if target is None:
@@ -606,6 +608,15 @@ class Scala(LanguageModule):
                 hit = _through_alias(project, path, ref) or _through_members(project, path, ref)
             return hit if hit is not None else (None, "")
         return _overloads.pick(project, target, how, ref.arity)
+
+
+@functools.cache
+def _rules():
+    """The resolver's module, imported on first use (it imports the language registry). A ``from …
+    import`` in a function costs 1.6 µs a call, and the hooks below run 47k times on Scala's library."""
+    from codegraph.index import resolve
+
+    return resolve
 
 
 def _innermost_package(project, path: str, source: str, name: str, wanted) -> Node | None:
@@ -637,7 +648,7 @@ def _innermost_package(project, path: str, source: str, name: str, wanted) -> No
     return None
 
 
-def _pair_companions(project, f, companions: dict[str, Node]) -> None:
+def _pair_companions(project, f, companions: dict[str, Node], names: set[str]) -> None:
     """A class (or trait) and its companion object declared side by side: the name means the class
     (in type and constructor position), so the object leaves the name tables. Their members stay
     apart: an instance call never reaches the object's methods. (``Companion.m()`` then stays
@@ -655,6 +666,7 @@ def _pair_companions(project, f, companions: dict[str, Node]) -> None:
             continue
         obj = objects[0]
         companions[types[0].id] = obj
+        names.add(name)
         # `Companion.Inner` in type position (`extends FlatHashTable.HashUtils[A]`): the object's
         # nested types are reachable through the name, which now means the class
         members = project.children[types[0].id]
@@ -716,11 +728,9 @@ def _through_members(project, path: str, ref) -> tuple[Node, str] | None:
 def _object_named(project, path: str, source: str, name: str) -> Node | None:
     """The object a receiver name means (``Registry.default``: in term position a class's name is
     its companion object), unless a parameter or local of that name is in scope."""
-    from codegraph.index.resolve import TYPE_TARGETS
-
     if any(name in project.locals.get(s.id, ()) for s in project.scopes(source)):
         return None
-    target, _ = project.lookup_bare(path, source, name, allow_unique=False, wanted=TYPE_TARGETS)
+    target, _ = project.lookup_bare(path, source, name, allow_unique=False, wanted=_rules().TYPE_TARGETS)
     return _term(project.lang_state["scala"], target) if isinstance(target, Node) else None
 
 
@@ -761,13 +771,15 @@ def _term(state: _Packages, node: Node) -> Node | None:
 
 def _companion(project, path: str, ref) -> tuple[Node | None, str] | None:
     """What a call through an object's name means, or None to leave it to the generic rules."""
-    from codegraph.index.resolve import BARE_CALL_TARGETS, TYPE_TARGETS
-
-    companions = project.lang_state["scala"].companions
+    rules = _rules()
+    state: _Packages = project.lang_state["scala"]
+    companions = state.companions
     recv = ref.receiver
     if recv is None:  # `X(...)`: X.apply(...) when X is an object or has one with an apply
+        # the generic rule's own lookup (allow_unique is moot: Scala has no unique fallback), so
+        # the answer is worked out once
         target, _ = project.lookup_bare(
-            path, ref.source, ref.name, allow_unique=False, wanted=BARE_CALL_TARGETS
+            path, ref.source, ref.name, allow_unique=True, wanted=rules.BARE_CALL_TARGETS
         )
         if not isinstance(target, Node) or target.kind != "class":
             return None
@@ -788,8 +800,11 @@ def _companion(project, path: str, ref) -> tuple[Node | None, str] | None:
     if "." in recv or recv in ("this", "super") or recv.startswith("<"):
         return None
     # the name first: most receivers are values that name no class (asking the type of each one
-    # first cost a tenth of Scala's library's resolve phase)
-    target, _ = project.lookup_bare(path, ref.source, recv, allow_unique=False, wanted=TYPE_TARGETS)
+    # first cost a tenth of Scala's library's resolve phase), and most names are no companion's
+    # class: only an import can give a class another name
+    if recv not in state.companion_names and recv not in project.bindings[path]:
+        return None
+    target, _ = project.lookup_bare(path, ref.source, recv, allow_unique=False, wanted=rules.TYPE_TARGETS)
     if not isinstance(target, Node) or target.id not in companions:
         return None
     if project.type_of(path, ref.source, recv) is not None:
@@ -808,6 +823,7 @@ class _Packages:
         self.opened = opened
         self.wildcards: dict[str, list[str]] = {}
         self.companions: dict[str, Node] = {}  # class or trait id -> its companion object
+        self.companion_names: set[str] = set()  # the names of the classes and traits in companions
         self.imported: dict[str, dict[str, str]] = {}  # file -> local name -> imported dotted path
         self._visible: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}  # see visible
         self._tops: dict[str, dict[str, list[tuple[str, Node]]]] = {}
