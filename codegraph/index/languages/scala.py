@@ -41,38 +41,40 @@ NAMED_TYPES = frozenset({"class_definition", "object_definition", "trait_definit
 _TYPE_KINDS = {"class": "class", "object": "class", "trait": "trait", "enum": "enum"}  # capture → node kind
 
 
-def type_name(node) -> str | None:
+def type_name(node, src: bytes | None = None) -> str | None:
     """The name a type refers to (``List[Foo]`` → ``List``, ``a.B`` → ``a.B``); None for function,
-    tuple, compound and other structural types."""
+    tuple, compound and other structural types. ``src``: the bytes the tree was parsed from (see
+    :func:`codegraph.index.extract.text`)."""
     if node is None:
         return None
     t = node.type
     if t == "type_identifier":
-        return text(node)
+        return text(node, src)
     if t == "generic_type":
-        return type_name(node.child_by_field_name("type"))
+        return type_name(node.child_by_field_name("type"), src)
     if t == "stable_type_identifier":
-        return text(node).replace(" ", "")
+        return text(node, src).replace(" ", "")
     if t in ("annotated_type", "infix_type"):
         return None
     return None
 
 
-def chain(node) -> str | None:
-    """``a.b.c`` for a receiver made of names (``this``/``super`` included), else None."""
+def chain(node, src: bytes | None = None) -> str | None:
+    """``a.b.c`` for a receiver made of names (``this``/``super`` included), else None. ``src``: as
+    for :func:`type_name`."""
     t = node.type
     if t == "identifier":
-        return text(node)
+        return text(node, src)
     if t == "field_expression":
         value = node.child_by_field_name("value")
         field = node.child_by_field_name("field")
-        head = chain(value) if value is not None else None
-        return f"{head}.{text(field)}" if head and field is not None else None
+        head = chain(value, src) if value is not None else None
+        return f"{head}.{text(field, src)}" if head and field is not None else None
     if t == "generic_function":  # super[T], f[T]
         fn = node.child_by_field_name("function")
-        return chain(fn) if fn is not None else None
+        return chain(fn, src) if fn is not None else None
     if t == "stable_identifier":
-        return text(node).replace(" ", "")
+        return text(node, src).replace(" ", "")
     return None
 
 
@@ -138,6 +140,8 @@ def _in_anonymous_class(ts) -> bool:
 
 
 class ScalaExtractor(Extractor):
+    slices_source = True  # one tree of the file's own bytes: node text is sliced from them
+
     def __init__(self, path: str, source: bytes, lang):
         super().__init__(path, source, lang)
         self._aliases: list[tuple[int, int, str]] = []  # (start, end, name) of `self =>` aliases of `this`
@@ -168,14 +172,14 @@ class ScalaExtractor(Extractor):
                 if c.type == "package_clause":
                     name = c.child_by_field_name("name")
                     if name is not None:
-                        clauses.append(text(name).replace(" ", ""))
+                        clauses.append(text(name, self.own_source).replace(" ", ""))
                     body = c.child_by_field_name("body")
                     if body is not None:
                         nxt = body
                 elif c.type == "package_object":
                     name = c.child_by_field_name("name")
                     if name is not None:
-                        self._package_object = text(name)
+                        self._package_object = text(name, self.own_source)
             node = nxt
         obj = getattr(self, "_package_object", None)
         if obj:
@@ -193,31 +197,37 @@ class ScalaExtractor(Extractor):
     def _infix(self, ts) -> None:
         op = ts.child_by_field_name("operator")
         left = ts.child_by_field_name("left")
-        recv = chain(left) if left is not None else None
+        recv = chain(left, self.own_source) if left is not None else None
         if op is not None and recv:
-            self._call_ref(ts, f"{recv}.{text(op)}", recv, 1)
+            self._call_ref(ts, f"{recv}.{text(op, self.own_source)}", recv, 1)
 
     def _self_alias(self, ts) -> None:  # sorts before the references
         name = next((c for c in ts.named_children if c.type == "identifier"), None)
         body = ts.parent
-        if name is not None and text(name) != "this" and body is not None:
-            self._aliases.append((body.start_byte, body.end_byte, text(name)))
+        if name is not None and text(name, self.own_source) != "this" and body is not None:
+            self._aliases.append((body.start_byte, body.end_byte, text(name, self.own_source)))
 
     def _parameter(self, ts) -> None:
-        name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
+        name, tname = (
+            ts.child_by_field_name("name"),
+            type_name(ts.child_by_field_name("type"), self.own_source),
+        )
         if name is not None:
-            self.local_name(ts, text(name))
+            self.local_name(ts, text(name, self.own_source))
             if tname:
-                self.type_fact(ts, text(name), tname)
+                self.type_fact(ts, text(name, self.own_source), tname)
 
     def _bind(self, ts) -> None:
-        self.local_name(ts, text(ts))
+        self.local_name(ts, text(ts, self.own_source))
 
     def _class_parameter(self, ts) -> None:
-        name, tname = ts.child_by_field_name("name"), type_name(ts.child_by_field_name("type"))
+        name, tname = (
+            ts.child_by_field_name("name"),
+            type_name(ts.child_by_field_name("type"), self.own_source),
+        )
         if name is not None and tname:
-            self.type_fact(ts, text(name), tname)
-            self.type_fact(ts, f"this.{text(name)}", tname)
+            self.type_fact(ts, text(name, self.own_source), tname)
+            self.type_fact(ts, f"this.{text(name, self.own_source)}", tname)
 
     def _definition(self, what: str, ts) -> None:
         name = ts.child_by_field_name("name")
@@ -245,20 +255,20 @@ class ScalaExtractor(Extractor):
         # every parent (`extends A with B with C`) is a base: traits are mixed in, not implemented.
         # The `type:` field is also on the anonymous `with` tokens, so walk the named children.
         for c in ext.named_children:
-            name = type_name(c) if c.type != "compound_type" else None
+            name = type_name(c, self.own_source) if c.type != "compound_type" else None
             if name:
                 self.base_ref(d, "extends", name, c)
 
     def _function_facts(self, ts) -> None:
         name = ts.child_by_field_name("name")
-        ret = type_name(ts.child_by_field_name("return_type"))
+        ret = type_name(ts.child_by_field_name("return_type"), self.own_source)
         # parameterless: no value parameter clause but implicit ones (`def newBuilder[A](implicit
         # ord: ClassTag[A]): Builder[A, CC[A]]`, called as `newBuilder[A].result()`); the field
         # `parameters` also names the type parameters
         if name is not None and ret and _parameterless(ts) and _in_type_body(ts):
             # `def scheduler: IScheduler` is read like a field: `scheduler.execute(...)`
-            self.type_fact(ts.parent, text(name), ret)
-            self.type_fact(ts.parent, f"this.{text(name)}", ret)
+            self.type_fact(ts.parent, text(name, self.own_source), ret)
+            self.type_fact(ts.parent, f"this.{text(name, self.own_source)}", ret)
         body = ts.child_by_field_name("body")
         if body is not None and ret is None:
             produced = self._produced(body)
@@ -271,19 +281,19 @@ class ScalaExtractor(Extractor):
         t = expr.type
         if t == "instance_expression" and not any(c.type == "template_body" for c in expr.children):
             ty = next((c for c in expr.named_children if c.type != "arguments"), None)
-            name = type_name(ty)
+            name = type_name(ty, self.own_source)
             return f"call:{name}" if name else None
         if t == "call_expression":
             fn = expr.child_by_field_name("function")
-            callee = chain(fn) if fn is not None and fn.type != "call_expression" else None
+            callee = chain(fn, self.own_source) if fn is not None and fn.type != "call_expression" else None
             if callee and "." not in callee and callee[:1].islower():
                 return f"call:this.{callee}"  # a bare call of a method of the enclosing type
             return f"call:{callee}" if callee and not callee.startswith("super.") else None
-        if t == "identifier" and text(expr) == "this":
+        if t == "identifier" and text(expr, self.own_source) == "this":
             return "self"
         if t == "generic_function":  # `newBuilder[A]`: a parameterless method with type arguments
             fn = expr.child_by_field_name("function")
-            callee = chain(fn) if fn is not None else None
+            callee = chain(fn, self.own_source) if fn is not None else None
             if callee and "." not in callee and callee[:1].islower():
                 return f"call:this.{callee}"
         return None
@@ -292,7 +302,9 @@ class ScalaExtractor(Extractor):
         name = ts.child_by_field_name("pattern") or ts.child_by_field_name("name")
         if name is None or name.type != "identifier":
             return
-        declared = type_name(ts.child_by_field_name("type") or ts.child_by_field_name("return_type"))
+        declared = type_name(
+            ts.child_by_field_name("type") or ts.child_by_field_name("return_type"), self.own_source
+        )
         value = ts.child_by_field_name("value") or ts.child_by_field_name("body")
         vtype = declared
         if vtype is None and value is not None:
@@ -304,13 +316,13 @@ class ScalaExtractor(Extractor):
             self.add_def(ts, "variable", name)
             if vtype:
                 anchor = ts.parent if member else ts
-                self.type_fact(anchor, text(name), vtype)
+                self.type_fact(anchor, text(name, self.own_source), vtype)
                 if member:
-                    self.type_fact(anchor, f"this.{text(name)}", vtype)
+                    self.type_fact(anchor, f"this.{text(name, self.own_source)}", vtype)
         else:
-            self.local_name(ts, text(name))
+            self.local_name(ts, text(name, self.own_source))
             if vtype:
-                self.type_fact(ts, text(name), vtype)
+                self.type_fact(ts, text(name, self.own_source), vtype)
 
     def _call(self, ts) -> None:
         fn = ts.child_by_field_name("function")
@@ -325,11 +337,11 @@ class ScalaExtractor(Extractor):
         for a in args.named_children if args is not None and args.type == "arguments" else ():
             # methods passed as function values: lines.foreach(show) (`xs.map(Printer.print)` is a
             # field access, already a call reference)
-            if a.type == "identifier" and text(a) not in ("this", "super"):
-                self._call_ref(a, text(a), None, None, "value")
+            if a.type == "identifier" and text(a, self.own_source) not in ("this", "super"):
+                self._call_ref(a, text(a, self.own_source), None, None, "value")
         t = fn.type
         if t == "identifier":
-            name = text(fn)
+            name = text(fn, self.own_source)
             if name not in ("this", "super"):  # this(...) / super(...): constructor delegation
                 self._call_ref(ts, name, None, arity)
         elif t == "field_expression":
@@ -337,20 +349,20 @@ class ScalaExtractor(Extractor):
             value = fn.child_by_field_name("value")
             if field is None or value is None:
                 return
-            recv = chain(value)
+            recv = chain(value, self.own_source)
             if recv is None and value.type == "call_expression":
                 chained = call_chain(value)  # p.get().prepare().run()
                 recv = chained if chained and "()" in chained else None
             if recv is None:
-                self._call_ref(ts, f"<expr>.{text(field)}", "<expr>", arity)
+                self._call_ref(ts, f"<expr>.{text(field, self.own_source)}", "<expr>", arity)
             else:
-                self._call_ref(ts, f"{recv}.{text(field)}", recv, arity)
+                self._call_ref(ts, f"{recv}.{text(field, self.own_source)}", recv, arity)
 
     def _new(self, ts) -> None:
         if any(c.type == "template_body" for c in ts.children):
             return  # `new T { ... }`: an anonymous subclass
         ty = next((c for c in ts.named_children if c.type != "arguments"), None)
-        name = type_name(ty)
+        name = type_name(ty, self.own_source)
         if name:
             args = next((c for c in ts.named_children if c.type == "arguments"), None)
             arity = args.named_child_count if args is not None else 0
@@ -369,7 +381,7 @@ class ScalaExtractor(Extractor):
             return  # `a.b = v` assigns
         if pt == "infix_expression" and parent.child_by_field_name("operator") == ts:
             return
-        name = chain(ts)
+        name = chain(ts, self.own_source)
         if name and "." in name:
             self.ref(ts, "calls", name, self._dealias(ts.start_byte, name.rsplit(".", 1)[0]))
 
@@ -378,14 +390,14 @@ class ScalaExtractor(Extractor):
         tail = None
         for c in ts.named_children:
             if c.type == "identifier" and tail is None:
-                path.append(text(c))
+                path.append(text(c, self.own_source))
             elif c.type == "stable_identifier" and tail is None:
-                path.extend(text(c).replace(" ", "").split("."))
+                path.extend(text(c, self.own_source).replace(" ", "").split("."))
             elif c.type in ("namespace_selectors", "namespace_wildcard", "as_renamed_identifier"):
                 tail = c
         if not path:
             return
-        spec = squash(text(ts))[len("import") :].strip()
+        spec = squash(text(ts, self.own_source))[len("import") :].strip()
         nid = self.import_node(ts, spec)
         if tail is None:
             if len(path) > 1:
@@ -400,11 +412,11 @@ class ScalaExtractor(Extractor):
             return
         for sel in tail.named_children:
             if sel.type == "identifier":
-                self.bind(ts, text(sel), module, text(sel), node=nid)
+                self.bind(ts, text(sel, self.own_source), module, text(sel, self.own_source), node=nid)
             elif sel.type in ("arrow_renamed_identifier", "as_renamed_identifier"):
                 orig, alias = sel.child_by_field_name("name"), sel.child_by_field_name("alias")
                 if orig is not None and alias is not None and alias.type == "identifier":
-                    self.bind(ts, text(alias), module, text(orig), node=nid)
+                    self.bind(ts, text(alias, self.own_source), module, text(orig, self.own_source), node=nid)
             elif sel.type == "namespace_wildcard":
                 self.bind(ts, "", module, "*", node=nid)
 
@@ -424,7 +436,7 @@ class ScalaExtractor(Extractor):
             ct = c.type
             if (ct == "modifiers" or ct == "access_modifier") and ct not in read:
                 read.add(ct)
-                words |= set(text(c).replace("[", " ").split())
+                words |= set(text(c, self.own_source).replace("[", " ").split())
             elif ct == "parameters":
                 clauses.append(c)
             elif ct == "case":
@@ -436,28 +448,28 @@ class ScalaExtractor(Extractor):
             node.signature = f"object {d.name}"
         elif t == "class_definition":
             params = ts.child_by_field_name("class_parameters")
-            sig = squash(text(params)) if params is not None else ""
+            sig = squash(text(params, self.own_source)) if params is not None else ""
             node.signature = ("case class " + d.name + sig) if case else (sig or None)
         elif t == "type_definition":
             target = ts.child_by_field_name("type")
             if target is not None:
-                node.return_type = squash(text(target), 120)
+                node.return_type = squash(text(target, self.own_source), 120)
         elif t in ("val_definition", "var_definition", "val_declaration", "var_declaration"):
             typ = ts.child_by_field_name("type")
             if typ is not None:
-                node.return_type = squash(text(typ), 120)
+                node.return_type = squash(text(typ, self.own_source), 120)
         elif node.kind in ("function", "method"):
             if clauses:
-                node.signature = "".join(squash(text(p)) for p in clauses)
+                node.signature = "".join(squash(text(p, self.own_source)) for p in clauses)
             else:  # `def size[A]: Int`: the `parameters` field names the type parameters
                 params = ts.child_by_field_name("parameters")
                 if params is not None:
-                    sig = squash(text(params))
+                    sig = squash(text(params, self.own_source))
                     node.signature = sig if sig.startswith("(") else f"({sig})"
             ret = ts.child_by_field_name("return_type")
             if ret is not None:
-                node.return_type = squash(text(ret).lstrip(":").strip(), 120)
-        node.docstring = _doc_comment(ts)
+                node.return_type = squash(text(ret, self.own_source).lstrip(":").strip(), 120)
+        node.docstring = _doc_comment(ts, self.own_source)
 
 
 # capture name → its handler: one dictionary look-up per captured node (47k on Scala's library). On
@@ -476,12 +488,12 @@ _HANDLERS = {
 }
 
 
-def _doc_comment(ts) -> str | None:
+def _doc_comment(ts, src: bytes | None = None) -> str | None:
     """The ``/** … */`` block right before a definition, without its comment markers."""
     prev = ts.prev_named_sibling
     if prev is None or prev.type != "block_comment":
         return None
-    raw = text(prev)
+    raw = text(prev, src)
     if not raw.startswith("/**"):
         return None
     body = _DOC_LINE.sub("", raw[3:-2] if raw.endswith("*/") else raw[3:])
