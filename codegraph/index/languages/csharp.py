@@ -22,7 +22,7 @@ from collections import defaultdict
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages import _overloads
-from codegraph.index.languages.base import LanguageModule
+from codegraph.index.languages.base import LanguageModule, resolver_rules
 from codegraph.model import Node
 
 # Types and members of the .NET base library that a bare or qualified name must never bind to in the
@@ -612,11 +612,9 @@ class CSharp(LanguageModule):
         static method in a namespace the file sees, whose T is the receiver's declared type)."""
         if ref.kind != "calls" or self._busy:
             return None
-        from codegraph.index.resolve import _resolve_ref
-
         CSharp._busy = True
         try:
-            target, how = _resolve_ref(project, path, ref)
+            target, how = resolver_rules()._resolve_ref(project, path, ref)
         finally:
             CSharp._busy = False
         if target is not None:

@@ -17,14 +17,13 @@ Doc comments are the ``/** … */`` block before a definition.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages import _overloads
-from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
+from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule, resolver_rules
 from codegraph.model import Node
 
 # Predef and the scala package: bare names that never bind to project definitions by name alone.
@@ -590,7 +589,7 @@ class Scala(LanguageModule):
         overload the argument count names."""
         if Scala._busy:  # the generic rules asking this hook again, from inside it
             return None
-        rules = _rules()
+        rules = resolver_rules()
         if ref.kind in ("extends", "implements") and ref.receiver is None:
             Scala._busy = True
             try:
@@ -620,15 +619,6 @@ class Scala(LanguageModule):
                 hit = _through_alias(project, path, ref) or _through_members(project, path, ref)
             return hit if hit is not None else (None, "")
         return _overloads.pick(project, target, how, ref.arity)
-
-
-@functools.cache
-def _rules():
-    """The resolver's module, imported on first use (it imports the language registry). A ``from …
-    import`` in a function costs 1.6 µs a call, and the hooks below run 47k times on Scala's library."""
-    from codegraph.index import resolve
-
-    return resolve
 
 
 def _innermost_package(project, path: str, source: str, name: str, wanted) -> Node | None:
@@ -742,7 +732,9 @@ def _object_named(project, path: str, source: str, name: str) -> Node | None:
     its companion object), unless a parameter or local of that name is in scope."""
     if any(name in project.locals.get(s.id, ()) for s in project.scopes(source)):
         return None
-    target, _ = project.lookup_bare(path, source, name, allow_unique=False, wanted=_rules().TYPE_TARGETS)
+    target, _ = project.lookup_bare(
+        path, source, name, allow_unique=False, wanted=resolver_rules().TYPE_TARGETS
+    )
     return _term(project.lang_state["scala"], target) if isinstance(target, Node) else None
 
 
@@ -783,7 +775,7 @@ def _term(state: _Packages, node: Node) -> Node | None:
 
 def _companion(project, path: str, ref) -> tuple[Node | None, str] | None:
     """What a call through an object's name means, or None to leave it to the generic rules."""
-    rules = _rules()
+    rules = resolver_rules()
     state: _Packages = project.lang_state["scala"]
     companions = state.companions
     recv = ref.receiver
