@@ -12,16 +12,13 @@ comparison.
 from __future__ import annotations
 
 import gc
-import hashlib
 import heapq
 import itertools
 import json
 import marshal
 import os
-import signal
 import sqlite3
 import stat
-import subprocess
 import sys
 import time
 import zlib
@@ -137,6 +134,8 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     parent, which would do them one file after another, only stores them. Returns (path, skip
     reason, size, mtime, parsed): ``parsed`` is None for a skipped file, else (hash, extraction as
     :func:`cache.rows`, cache row, interface row, encoded mentions)."""
+    import hashlib
+
     from codegraph.index.extract import extract
     from codegraph.index.languages import module_for
 
@@ -240,11 +239,15 @@ def _take_preparsed(root: str, files: list[SourceFile]) -> tuple[list[tuple], li
 
 
 def _hash_file(path: str) -> str:
+    import hashlib  # hashlib, subprocess and signal are imported where used: a no-change sync needs none
+
     with open(path, "rb") as fh:
         return hashlib.sha256(fh.read()).hexdigest()
 
 
 def _git_head(root) -> str | None:
+    import subprocess
+
     if outside_git(root):
         return None
     try:
@@ -517,6 +520,8 @@ class Manifests:
 
 def _read_manifests(root, found: dict[str, tuple[int, int]]) -> Manifests:
     out = Manifests()
+    if found:
+        import hashlib
     for rel in sorted(found):
         try:
             data = read_regular(root / rel)
@@ -1111,6 +1116,8 @@ def _worker_start(parent: int) -> None:
     """Pool worker set-up (issue 9): Ctrl-C is the parent's to handle — workers that took it printed
     KeyboardInterrupt tracebacks and the pool respawned them while the parent waited; and a worker
     dies with its parent instead of writing into the pipe a ``kill -9`` closed (BrokenPipe tracebacks)."""
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent around the fork
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a write to a closed pipe ends the worker quietly
@@ -1161,6 +1168,8 @@ def _parse_all(
         # fork: workers inherit loaded grammars (FACTS.md: ~1.7x on 2 cores vs 1.4x with spawn)
         # SIGINT stays blocked while the workers are forked, so a Ctrl-C before a worker has set it to
         # ignored reaches only this process (it is delivered when the mask is restored)
+        import signal
+
         from codegraph.index.pool import fork_pool  # here: a sync that parses a few files never needs it
 
         _load_before_fork(files)

@@ -8,7 +8,6 @@ import json
 import marshal
 import re
 import sqlite3
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -555,6 +554,8 @@ class _Spill:
     them into the tables in the order the lists would have had, unresolved ones sorted and distinct."""
 
     def __init__(self) -> None:
+        import tempfile  # here: a sync that writes nothing need not import it (issue 12)
+
         self._file = tempfile.TemporaryFile(prefix="codegraph-spill-")
         self._edges: list[tuple] = []
         self._unresolved: list[tuple] = []
