@@ -29,7 +29,7 @@ from functools import partial
 from codegraph import __version__
 from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
-from codegraph.index import cache, incremental
+from codegraph.index import incremental
 from codegraph.index.discover import (
     DEFAULT_MAX_BYTES,
     RACY_COARSE_NS,
@@ -43,13 +43,17 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
-from codegraph.index.source import source_utf8
-from codegraph.model import OWNER_SOURCE
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
-from codegraph.store.db import connect_writer, damage, known_sound, move_aside, record_sound
-from codegraph.store.reader import unresolved_by_language
-from codegraph.store.schema import EXTRACTION_VERSION
+from codegraph.store.db import (
+    connect_writer,
+    damage,
+    known_sound,
+    move_aside,
+    record_sound,
+    unresolved_by_language,
+)
+from codegraph.store.schema import CACHE_VERSION, EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
 PARSE_CHUNK = 8  # files a worker takes at a time
@@ -136,8 +140,10 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     :func:`cache.rows`, cache row, interface row, encoded mentions)."""
     import hashlib
 
+    from codegraph.index import cache
     from codegraph.index.extract import extract
     from codegraph.index.languages import module_for
+    from codegraph.index.source import source_utf8
 
     root, path, size, mtime_ns, language, grammar = job
     try:
@@ -398,7 +404,7 @@ def _index_once(
         cache_version = conn.execute(
             "SELECT value FROM project_metadata WHERE key = 'cgpy_cache_version'"
         ).fetchone()
-        stale_cache = cache_version is None or cache_version[0] != cache.CACHE_VERSION
+        stale_cache = cache_version is None or cache_version[0] != CACHE_VERSION
         cached = {} if full or stale_cache else writer.load_cache(conn)
         previous = writer.indexed_paths(conn)
         # a file whose language a codegraph.json ``extensions`` edit changed is parsed again. Compared
@@ -462,6 +468,8 @@ def _index_once(
             summary.manifest_problems = _stored_manifest_problems(conn)  # the manifests are unchanged
             _fill_counts(conn, summary, known_skipped)
             if memo:  # warm the in-process memo now, so the first edit's sync skips decoding
+                from codegraph.index import cache  # (here: the codec and the model are not needed else)
+
                 stats = {f.path: (f.size, f.mtime_ns) for f in found.files}
                 for path, data in writer.load_cached_data(
                     conn, [p for p in reuse_set if _MEMO.get(p, (None, None))[:2] != stats[p]]
@@ -615,6 +623,7 @@ def _update(
     manifest_reason: str,
 ) -> None:
     """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
+    from codegraph.index import cache
     from codegraph.index.resolve import paused_gc, resolve  # here: a no-change sync never resolves (issue 12)
 
     stats = all_stats if memo else None
@@ -833,7 +842,7 @@ def _metadata(root, discovered: int, manifests: Manifests, resolution) -> dict[s
         "index_files_discovered": str(discovered),
         "index_files_accounted": str(discovered),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
-        "cgpy_cache_version": cache.CACHE_VERSION,
+        "cgpy_cache_version": CACHE_VERSION,
         "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
         "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
         "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
@@ -844,6 +853,8 @@ def _owner_facts(fx) -> tuple[bool, bool]:
     """Whether a file has definitions written outside their type (metadata ``cgpy_owner_files``) and
     extends/implements written away from their type (``cgpy_owner_bases``): what a lazy sync
     (``codegraph.index.lazy``) must know of every file without reading it."""
+    from codegraph.model import OWNER_SOURCE
+
     return bool(fx.owners), any(
         r.kind in incremental.HIERARCHY and r.source.startswith(OWNER_SOURCE) for r in fx.refs
     )
@@ -866,6 +877,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
         LazyUnavailable: before anything is written, when the lazy tables cannot give the eager
             answer (the caller resolves eagerly then).
     """
+    from codegraph.index import cache
     from codegraph.index.lazy import LazyProject, LazyUnavailable
     from codegraph.index.resolve import paused_gc, resolve
     from codegraph.store.project_index import ProjectIndex
@@ -1007,6 +1019,7 @@ def _plan(
     ``paths``: every file of the project after the change, sorted; ``extraction``: path → its
     extraction (an interface will do). Mentions missing from the index (one written before they were
     recorded) are added to ``new_mentions``, so the next sync can be incremental."""
+    from codegraph.index import cache
     from codegraph.index.languages import module_for
     from codegraph.store.project_index import ProjectIndex
 
@@ -1227,11 +1240,15 @@ class _Streamed:
 
     def extraction(self, path: str, rows: tuple):
         """The extraction of a worker's ``rows``, its other references kept aside."""
+        from codegraph.index import cache
+
         self.refs[path] = zlib.compress(marshal.dumps(rows[4]), 1)
         return cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
 
     def refs_of(self, fx) -> list:
         """Every reference of ``fx`` (each file's once: they are dropped as they are handed out)."""
+        from codegraph.index import cache
+
         return cache.refs_from_rows(marshal.loads(zlib.decompress(self.refs.pop(fx.path))))
 
     def append(self, p: writer.ParsedFile) -> None:
@@ -1265,6 +1282,8 @@ def _keep_results(
     till the write, and each collection of the oldest generation walked all of them (django-wheel,
     cold, two interleaved rounds: the parent's CPU during the parse 0.66 and 0.75 s, paused 0.55 and
     0.57 s)."""
+    from codegraph.index import cache
+
     streamed = isinstance(parsed, _Streamed)
     for done, (path, reason, size, mtime_ns, out) in enumerate(results, 1):
         if reason:

@@ -66,7 +66,7 @@ SECRET_NAME_GLOBS: tuple[str, ...] = (
 
 def _glob_tests(globs: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple]:
     """The globs sorted by shape: (names without wildcards, the ``X`` of ``*X``, the ``X`` of ``X*``,
-    the literal pieces of each other glob whose only wildcard is ``*``). A name matches a glob exactly
+    (longest piece, the literal pieces) of each other glob whose only wildcard is ``*``). A name matches a glob exactly
     when it is one of the names, ends with one of the suffixes, starts with one of the prefixes or
     holds one glob's pieces in order (:func:`_pieces_match`). One regular expression alternating every
     glob cost 23,000 instructions a file (``.*`` tried once per glob): 20 % of a no-change sync's
@@ -87,7 +87,7 @@ def _glob_tests(globs: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]
         elif len(pieces) == 2 and not pieces[1]:
             prefixes.append(pieces[0])
         else:
-            other.append(tuple(pieces))
+            other.append((max(pieces, key=len), tuple(pieces)))
     return frozenset(exact), tuple(suffixes), tuple(prefixes), tuple(other)
 
 
@@ -150,12 +150,12 @@ def is_secret(path: str) -> bool:
     name = parts[-1]
     if _is_env_template(name):
         return False
-    return (
-        name in _SECRET_EXACT
-        or name.endswith(_SECRET_SUFFIXES)
-        or name.startswith(_SECRET_PREFIXES)
-        or any(_pieces_match(name, pieces) for pieces in _SECRET_OTHER)
-    )
+    if name in _SECRET_EXACT or name.endswith(_SECRET_SUFFIXES) or name.startswith(_SECRET_PREFIXES):
+        return True
+    for longest, pieces in _SECRET_OTHER:
+        if longest in name and _pieces_match(name, pieces):  # the cheap test first: most names fail it
+            return True
+    return False
 
 
 def config_format(path: str) -> str | None:

@@ -12,9 +12,12 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from codegraph.model import Edge, FileExtraction, Node, Ref
 from codegraph.store.db import rollback_journal, wal_journal
+
+if TYPE_CHECKING:  # annotations only: a no-change sync imports this module but not the model (issue 12)
+    from codegraph.model import Edge, FileExtraction, Node, Ref
 
 _SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 

@@ -55,7 +55,7 @@ def _matches(globs: tuple[str, ...], name: str) -> bool:
         name in exact
         or name.endswith(suffixes)
         or name.startswith(prefixes)
-        or any(_pieces_match(name, p) for p in other)
+        or any(_pieces_match(name, pieces) for _, pieces in other)
     )
 
 
