@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -192,6 +191,8 @@ def spawn_detached(argv: list[str], *, cwd: str) -> int:
     """Start ``argv`` fully detached (new session, stdio on /dev/null, no inherited fds) through a
     short-lived launcher, so the process is re-parented to init and never becomes our zombie.
     Returns its pid."""
+    import subprocess  # here: a foreground sync imports this module for its lock only
+
     out = subprocess.run(
         [sys.executable, "-c", _LAUNCHER, cwd, *argv],
         capture_output=True,

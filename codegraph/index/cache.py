@@ -18,8 +18,8 @@ from operator import attrgetter
 
 from codegraph.model import FileExtraction, ImportBinding, Node, Ref
 
-# Bumped whenever the encoded shape or the extractor's output changes: older cache rows are re-parsed.
-CACHE_VERSION = "13"
+# The encoding's version is codegraph.store.schema.CACHE_VERSION: bump it whenever the encoded shape or
+# the extractor's output changes.
 _NODE_FIELDS = Node.__slots__
 _REF_FIELDS = Ref.__slots__
 _IMPORT_FIELDS = ImportBinding.__slots__

@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import stat
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,7 +158,7 @@ def _list_dir(directory: str, rel_dir: str, before: dict[str, Listing], result: 
     except OSError:
         return (0, 0, 0, [], [])
     old = before.get(rel_dir)
-    if old is not None and old[:3] == (st.st_ino, st.st_mtime_ns, st.st_ctime_ns):
+    if old is not None and old[0] == st.st_ino and old[1] == st.st_mtime_ns and old[2] == st.st_ctime_ns:
         result.listings[rel_dir] = old
         return old
     result.relisted += 1
@@ -204,6 +203,8 @@ def _git_candidates(root: Path) -> tuple[list[str], set[str]] | None:
     """(tracked and untracked-not-ignored paths, the tracked ones), or None outside a git checkout."""
     if outside_git(root):
         return None
+    import subprocess  # here: outside git a sync spawns nothing and need not import it (issue 12)
+
     try:
         proc = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z", "-t", "-co", "--exclude-standard"],
@@ -363,6 +364,9 @@ def _walk_candidates(
     result = result if result is not None else Discovery()
     classify = _classifier(extensions, table)
     manifest = table.is_manifest if table is not None else is_manifest
+    # file name → whether it is a candidate before the .gitignore rules: names repeat across
+    # directories (Django's 2,400 locale folders hold the same few), so each is judged once
+    wanted: dict[str, bool] = {}
 
     def ignored(rel: str, is_dir: bool) -> bool:
         hit = False
@@ -397,9 +401,10 @@ def _walk_candidates(
                 continue
             walk(f"{directory}/{name}", rel + "/")
         for name in files:
-            if (classify(name) != (None, None) or manifest(name)) and not (
-                specs and ignored(f"{rel_dir}{name}", False)
-            ):
+            keep = wanted.get(name)
+            if keep is None:
+                keep = wanted[name] = classify(name) != (None, None) or manifest(name)
+            if keep and not (specs and ignored(f"{rel_dir}{name}", False)):
                 out.append(f"{rel_dir}{name}")
         if pushed:
             specs.pop()
@@ -575,6 +580,8 @@ def _default_ignored(root: Path, rel: str, tracked: set[str] | None) -> bool:
     node_modules or .venv; for build-output names only where they hold build output (not tracked by
     git; outside git, not a Python package)."""
     parts = rel.split("/")[:-1]
+    if DEFAULT_IGNORED_DIRS.isdisjoint(parts):
+        return False
     for i, part in enumerate(parts):
         if part not in DEFAULT_IGNORED_DIRS:
             continue

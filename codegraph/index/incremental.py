@@ -28,8 +28,10 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from codegraph.model import OWNER_SOURCE, FileExtraction
+if TYPE_CHECKING:  # the model is imported where it is used: a no-change sync needs only manifest_change
+    from codegraph.model import FileExtraction
 
 EVERYTHING = None  # the subjects of a fact whose readers words cannot bound
 _WORD = re.compile(r"\w+")
@@ -70,6 +72,8 @@ def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
     were read for this): node end positions, start columns and docstrings; import and reference
     positions; the file's non-hierarchy references (only its own resolution reads them); its locals
     and closures (only scopes inside the file consult them)."""
+    from codegraph.model import OWNER_SOURCE
+
     skip = {s.lower() for s in self_names}
     name_of = {n.id: n.name for n in fx.nodes}
     # import statements are nodes no lookup finds by name (the resolver reads them as bindings)

@@ -12,16 +12,13 @@ comparison.
 from __future__ import annotations
 
 import gc
-import hashlib
 import heapq
 import itertools
 import json
 import marshal
 import os
-import signal
 import sqlite3
 import stat
-import subprocess
 import sys
 import time
 import zlib
@@ -32,7 +29,7 @@ from functools import partial
 from codegraph import __version__
 from codegraph.config import load_config
 from codegraph.errors import IndexLost, IndexUnreadable, ProjectDirMissing, ProjectDirUnusable
-from codegraph.index import cache, incremental
+from codegraph.index import incremental
 from codegraph.index.discover import (
     DEFAULT_MAX_BYTES,
     RACY_COARSE_NS,
@@ -46,13 +43,17 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
-from codegraph.index.source import source_utf8
-from codegraph.model import OWNER_SOURCE
 from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
 from codegraph.store import writer
-from codegraph.store.db import connect_writer, damage, known_sound, move_aside, record_sound
-from codegraph.store.reader import unresolved_by_language
-from codegraph.store.schema import EXTRACTION_VERSION
+from codegraph.store.db import (
+    connect_writer,
+    damage,
+    known_sound,
+    move_aside,
+    record_sound,
+    unresolved_by_language,
+)
+from codegraph.store.schema import CACHE_VERSION, EXTRACTION_VERSION
 
 PARALLEL_MIN_FILES = 40
 PARSE_CHUNK = 8  # files a worker takes at a time
@@ -137,8 +138,12 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     parent, which would do them one file after another, only stores them. Returns (path, skip
     reason, size, mtime, parsed): ``parsed`` is None for a skipped file, else (hash, extraction as
     :func:`cache.rows`, cache row, interface row, encoded mentions)."""
+    import hashlib
+
+    from codegraph.index import cache
     from codegraph.index.extract import extract
     from codegraph.index.languages import module_for
+    from codegraph.index.source import source_utf8
 
     root, path, size, mtime_ns, language, grammar = job
     try:
@@ -240,11 +245,15 @@ def _take_preparsed(root: str, files: list[SourceFile]) -> tuple[list[tuple], li
 
 
 def _hash_file(path: str) -> str:
+    import hashlib  # hashlib, subprocess and signal are imported where used: a no-change sync needs none
+
     with open(path, "rb") as fh:
         return hashlib.sha256(fh.read()).hexdigest()
 
 
 def _git_head(root) -> str | None:
+    import subprocess
+
     if outside_git(root):
         return None
     try:
@@ -395,7 +404,7 @@ def _index_once(
         cache_version = conn.execute(
             "SELECT value FROM project_metadata WHERE key = 'cgpy_cache_version'"
         ).fetchone()
-        stale_cache = cache_version is None or cache_version[0] != cache.CACHE_VERSION
+        stale_cache = cache_version is None or cache_version[0] != CACHE_VERSION
         cached = {} if full or stale_cache else writer.load_cache(conn)
         previous = writer.indexed_paths(conn)
         # a file whose language a codegraph.json ``extensions`` edit changed is parsed again. Compared
@@ -459,6 +468,8 @@ def _index_once(
             summary.manifest_problems = _stored_manifest_problems(conn)  # the manifests are unchanged
             _fill_counts(conn, summary, known_skipped)
             if memo:  # warm the in-process memo now, so the first edit's sync skips decoding
+                from codegraph.index import cache  # (here: the codec and the model are not needed else)
+
                 stats = {f.path: (f.size, f.mtime_ns) for f in found.files}
                 for path, data in writer.load_cached_data(
                     conn, [p for p in reuse_set if _MEMO.get(p, (None, None))[:2] != stats[p]]
@@ -517,6 +528,8 @@ class Manifests:
 
 def _read_manifests(root, found: dict[str, tuple[int, int]]) -> Manifests:
     out = Manifests()
+    if found:
+        import hashlib
     for rel in sorted(found):
         try:
             data = read_regular(root / rel)
@@ -610,6 +623,7 @@ def _update(
     manifest_reason: str,
 ) -> None:
     """Parse what changed, re-resolve what it can change (or everything), write it in one transaction."""
+    from codegraph.index import cache
     from codegraph.index.resolve import paused_gc, resolve  # here: a no-change sync never resolves (issue 12)
 
     stats = all_stats if memo else None
@@ -828,7 +842,7 @@ def _metadata(root, discovered: int, manifests: Manifests, resolution) -> dict[s
         "index_files_discovered": str(discovered),
         "index_files_accounted": str(discovered),
         "cgpy_indexed_by": f"codegraph (python) {__version__}",
-        "cgpy_cache_version": cache.CACHE_VERSION,
+        "cgpy_cache_version": CACHE_VERSION,
         "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
         "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
         "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
@@ -839,6 +853,8 @@ def _owner_facts(fx) -> tuple[bool, bool]:
     """Whether a file has definitions written outside their type (metadata ``cgpy_owner_files``) and
     extends/implements written away from their type (``cgpy_owner_bases``): what a lazy sync
     (``codegraph.index.lazy``) must know of every file without reading it."""
+    from codegraph.model import OWNER_SOURCE
+
     return bool(fx.owners), any(
         r.kind in incremental.HIERARCHY and r.source.startswith(OWNER_SOURCE) for r in fx.refs
     )
@@ -861,6 +877,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
         LazyUnavailable: before anything is written, when the lazy tables cannot give the eager
             answer (the caller resolves eagerly then).
     """
+    from codegraph.index import cache
     from codegraph.index.lazy import LazyProject, LazyUnavailable
     from codegraph.index.resolve import paused_gc, resolve
     from codegraph.store.project_index import ProjectIndex
@@ -1002,6 +1019,7 @@ def _plan(
     ``paths``: every file of the project after the change, sorted; ``extraction``: path → its
     extraction (an interface will do). Mentions missing from the index (one written before they were
     recorded) are added to ``new_mentions``, so the next sync can be incremental."""
+    from codegraph.index import cache
     from codegraph.index.languages import module_for
     from codegraph.store.project_index import ProjectIndex
 
@@ -1111,6 +1129,8 @@ def _worker_start(parent: int) -> None:
     """Pool worker set-up (issue 9): Ctrl-C is the parent's to handle — workers that took it printed
     KeyboardInterrupt tracebacks and the pool respawned them while the parent waited; and a worker
     dies with its parent instead of writing into the pipe a ``kill -9`` closed (BrokenPipe tracebacks)."""
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent around the fork
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a write to a closed pipe ends the worker quietly
@@ -1161,6 +1181,8 @@ def _parse_all(
         # fork: workers inherit loaded grammars (FACTS.md: ~1.7x on 2 cores vs 1.4x with spawn)
         # SIGINT stays blocked while the workers are forked, so a Ctrl-C before a worker has set it to
         # ignored reaches only this process (it is delivered when the mask is restored)
+        import signal
+
         from codegraph.index.pool import fork_pool  # here: a sync that parses a few files never needs it
 
         _load_before_fork(files)
@@ -1218,11 +1240,15 @@ class _Streamed:
 
     def extraction(self, path: str, rows: tuple):
         """The extraction of a worker's ``rows``, its other references kept aside."""
+        from codegraph.index import cache
+
         self.refs[path] = zlib.compress(marshal.dumps(rows[4]), 1)
         return cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
 
     def refs_of(self, fx) -> list:
         """Every reference of ``fx`` (each file's once: they are dropped as they are handed out)."""
+        from codegraph.index import cache
+
         return cache.refs_from_rows(marshal.loads(zlib.decompress(self.refs.pop(fx.path))))
 
     def append(self, p: writer.ParsedFile) -> None:
@@ -1256,6 +1282,8 @@ def _keep_results(
     till the write, and each collection of the oldest generation walked all of them (django-wheel,
     cold, two interleaved rounds: the parent's CPU during the parse 0.66 and 0.75 s, paused 0.55 and
     0.57 s)."""
+    from codegraph.index import cache
+
     streamed = isinstance(parsed, _Streamed)
     for done, (path, reason, size, mtime_ns, out) in enumerate(results, 1):
         if reason:

@@ -9,7 +9,6 @@ so they are never served either.
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from dataclasses import dataclass
 from posixpath import basename, splitext
@@ -64,9 +63,50 @@ SECRET_NAME_GLOBS: tuple[str, ...] = (
     "service-account*.json",
 )
 
-# the globs as one pattern: one match per file instead of one per glob (a tenth of discovery's time on
-# Django went to 46 fnmatch calls per file, issue 12)
-_SECRET_NAME = re.compile("|".join(fnmatch.translate(glob) for glob in SECRET_NAME_GLOBS))
+
+def _glob_tests(globs: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...], tuple[str, ...], tuple]:
+    """The globs sorted by shape: (names without wildcards, the ``X`` of ``*X``, the ``X`` of ``X*``,
+    (longest piece, the literal pieces) of each other glob whose only wildcard is ``*``). A name matches a glob exactly
+    when it is one of the names, ends with one of the suffixes, starts with one of the prefixes or
+    holds one glob's pieces in order (:func:`_pieces_match`). One regular expression alternating every
+    glob cost 23,000 instructions a file (``.*`` tried once per glob): 20 % of a no-change sync's
+    discovery of Django (issue 12).
+
+    Raises:
+        ValueError: a glob uses ``?`` or ``[...]`` (none does; they would need fnmatch).
+    """
+    exact, suffixes, prefixes, other = set(), [], [], []
+    for glob in globs:
+        if any(c in glob for c in "?["):
+            raise ValueError(f"secret glob {glob!r}: only * is supported")
+        pieces = glob.split("*")
+        if len(pieces) == 1:
+            exact.add(glob)
+        elif len(pieces) == 2 and not pieces[0]:
+            suffixes.append(pieces[1])
+        elif len(pieces) == 2 and not pieces[1]:
+            prefixes.append(pieces[0])
+        else:
+            other.append((max(pieces, key=len), tuple(pieces)))
+    return frozenset(exact), tuple(suffixes), tuple(prefixes), tuple(other)
+
+
+def _pieces_match(name: str, pieces: tuple[str, ...]) -> bool:
+    """Whether ``name`` matches the glob ``"*".join(pieces)``: it starts with the first piece, ends
+    with the last, and holds the middle ones in order between them without overlap."""
+    first, last = pieces[0], pieces[-1]
+    if len(name) < len(first) + len(last) or not name.startswith(first) or not name.endswith(last):
+        return False
+    at, stop = len(first), len(name) - len(last)
+    for piece in pieces[1:-1]:
+        found = name.find(piece, at, stop)
+        if found == -1:
+            return False
+        at = found + len(piece)
+    return True
+
+
+_SECRET_EXACT, _SECRET_SUFFIXES, _SECRET_PREFIXES, _SECRET_OTHER = _glob_tests(SECRET_NAME_GLOBS)
 
 # ``.env`` variants that are documentation of the variables, not the values: summarised like config.
 ENV_TEMPLATE_SUFFIXES: tuple[str, ...] = (".example", ".sample", ".template", ".dist", ".defaults")
@@ -102,16 +142,20 @@ def is_secret(path: str) -> bool:
     :data:`SECRET_DIRS`. ``.env.example``-style templates are config, not secrets (see
     :func:`config_format`). Paths with backslashes are judged by their last ``/`` or ``\\`` segment.
     """
-    norm = path.replace("\\", "/")
-    parts = [p for p in norm.split("/") if p]
+    parts = [p for p in path.replace("\\", "/").lower().split("/") if p]
     if not parts:
         return False
-    if any(p.lower() in SECRET_DIRS for p in parts[:-1]):
+    if not SECRET_DIRS.isdisjoint(parts[:-1]):
         return True
-    name = parts[-1].lower()
+    name = parts[-1]
     if _is_env_template(name):
         return False
-    return _SECRET_NAME.match(name) is not None
+    if name in _SECRET_EXACT or name.endswith(_SECRET_SUFFIXES) or name.startswith(_SECRET_PREFIXES):
+        return True
+    for longest, pieces in _SECRET_OTHER:
+        if longest in name and _pieces_match(name, pieces):  # the cheap test first: most names fail it
+            return True
+    return False
 
 
 def config_format(path: str) -> str | None:

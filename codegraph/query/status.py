@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from codegraph.store.reader import Reader, unresolved_by_language
+from codegraph.store.db import unresolved_by_language
+from codegraph.store.reader import Reader
 
 
 @dataclass

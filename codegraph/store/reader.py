@@ -49,17 +49,6 @@ def _node(row) -> Node:
     )
 
 
-def unresolved_by_language(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
-    """Per language ``{"unresolved": n, "likely_internal": m}`` as the last index run recorded them
-    (metadata ``cgpy_unresolved``); {} when absent or unreadable."""
-    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_unresolved'").fetchone()
-    try:
-        value = json.loads(row[0]) if row and row[0] else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
 class EdgeRow(NamedTuple):
     """One edge as the query layer reads it: node ids, the kind (calls, instantiates, extends…) and
     the 1-based line of the reference (None for contains)."""

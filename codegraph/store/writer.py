@@ -8,14 +8,16 @@ import json
 import marshal
 import re
 import sqlite3
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from codegraph.model import Edge, FileExtraction, Node, Ref
 from codegraph.store.db import rollback_journal, wal_journal
+
+if TYPE_CHECKING:  # annotations only: a no-change sync imports this module but not the model (issue 12)
+    from codegraph.model import Edge, FileExtraction, Node, Ref
 
 _SEGMENT = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -555,6 +557,8 @@ class _Spill:
     them into the tables in the order the lists would have had, unresolved ones sorted and distinct."""
 
     def __init__(self) -> None:
+        import tempfile  # here: a sync that writes nothing need not import it (issue 12)
+
         self._file = tempfile.TemporaryFile(prefix="codegraph-spill-")
         self._edges: list[tuple] = []
         self._unresolved: list[tuple] = []

@@ -37,8 +37,9 @@ from _measure import measure
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 from codegraph.index.discover import discover  # noqa: E402
-from codegraph.index.indexer import PARALLEL_MIN_FILES, PARSE_CHUNK, source_utf8  # noqa: E402
+from codegraph.index.indexer import PARALLEL_MIN_FILES, PARSE_CHUNK  # noqa: E402
 from codegraph.index.languages import language_for, module_for, parser_for  # noqa: E402
+from codegraph.index.source import source_utf8  # noqa: E402
 from codegraph.paths import read_regular  # noqa: E402
 
 SHARED = REPO.parent / "shared"

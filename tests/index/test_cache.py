@@ -10,7 +10,7 @@ import pytest
 from codegraph.index import cache
 from codegraph.index.discover import discover
 from codegraph.index.extract import extract
-from codegraph.index.indexer import source_utf8
+from codegraph.index.source import source_utf8
 from codegraph.paths import read_regular
 
 REPOS = Path(__file__).resolve().parents[2] / "fixtures" / "repos"

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codegraph.index.sensitive import WITHHELD, config_format, is_secret, summarise_config
+from codegraph.index.sensitive import (
+    SECRET_NAME_GLOBS,
+    WITHHELD,
+    _glob_tests,
+    _pieces_match,
+    config_format,
+    is_secret,
+    summarise_config,
+)
 
 
 @pytest.mark.parametrize(
@@ -37,6 +47,34 @@ def test_ordinary_files_are_not_secrets(path):
 
 def test_backslash_paths_are_judged_by_their_last_segment():
     assert is_secret("config\\.env")
+
+
+def _matches(globs: tuple[str, ...], name: str) -> bool:
+    exact, suffixes, prefixes, other = _glob_tests(globs)
+    return (
+        name in exact
+        or name.endswith(suffixes)
+        or name.startswith(prefixes)
+        or any(_pieces_match(name, pieces) for _, pieces in other)
+    )
+
+
+@settings(max_examples=2000, deadline=None)
+@given(glob=st.text("ab.*", max_size=7), name=st.text("ab.", max_size=8))
+def test_a_secret_glob_matches_the_names_fnmatch_matches(glob, name):
+    assert _matches((glob,), name) == (re.match(fnmatch.translate(glob), name) is not None)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    name=st.lists(
+        st.sampled_from([*"ab.-_*", ".env", "id_rsa", ".tfstate", "service-account", ".json", "credentials"]),
+        max_size=6,
+    ).map("".join)
+)
+def test_secret_names_are_the_ones_the_globs_match(name):
+    expected = any(fnmatch.fnmatchcase(name, glob) for glob in SECRET_NAME_GLOBS)
+    assert _matches(SECRET_NAME_GLOBS, name) == expected
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import importlib
-import pkgutil
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -55,6 +54,8 @@ class Registry:
 @cache
 def registry() -> Registry:
     """Import every language module of this package once and register its ``LANGUAGES``."""
+    import pkgutil  # here: a no-change sync asks the registry nothing (discover.NameTable)
+
     found: list[LanguageModule] = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_") or info.name == "base":
