@@ -143,3 +143,19 @@ def test_cold_only_rounds_time_each_checkout_once_a_round_against_the_floor(tmp_
         assert data[t]["floor"]["files"] == 11 and data[t]["floor_ratio"] > 0
         assert "ratios" not in data[t]  # no reference in the rounds
         assert set(data[t]["phases"]) >= {"parse", "resolve", "write"}
+
+
+def test_held_bench_counts_every_node_the_index_stores_of_the_files_it_samples(tmp_path):
+    root = copy_fixture("c", tmp_path)
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "held_bench.py"), str(root), "--files", "1000"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    summary = index_project(ProjectPaths(root))
+    files = int(re.search(r"; (\d+) files parsed", out).group(1))
+    per_file = int(re.search(r", (\d+) nodes a file", out).group(1))
+    in_kinds = sum(int(n) for n in re.findall(r"^  \w+ +(\d+) nodes ", out, re.MULTILINE))
+    assert files == summary.files and in_kinds == summary.nodes
+    assert per_file == round(summary.nodes / summary.files)

@@ -1099,15 +1099,26 @@ def _access(ts) -> str | None:
 
 # ---------------------------------------------------------------------------------------------------
 class _Includes:
-    """Include resolution tables for the C family: every C/C++ file by each path suffix."""
+    """Include resolution tables for the C family: every C/C++ file by its file name, and the files
+    each path suffix an include asked for names (issue 12: a table of every file by each of its path
+    suffixes held 48 MB for Linux's 55,418 .c/.h files (235,553 suffixes), by name 11 MB, both with the
+    set of paths; tracemalloc)."""
 
     def __init__(self, paths: list[str]):
         self.paths = set(paths)
-        self.by_suffix: dict[str, list[str]] = defaultdict(list)
+        self.by_name: dict[str, list[str]] = defaultdict(list)
         for p in sorted(paths):
-            parts = p.split("/")
-            for i in range(len(parts)):
-                self.by_suffix["/".join(parts[i:])].append(p)
+            self.by_name[p.rsplit("/", 1)[-1]].append(p)
+        self._suffixed: dict[str, list[str]] = {}
+
+    def _ending(self, key: str) -> list[str]:
+        """The files whose path is ``key`` or ends with ``/key``, in path order."""
+        hits = self._suffixed.get(key)
+        if hits is None:
+            tail = "/" + key
+            named = self.by_name.get(key.rsplit("/", 1)[-1], ())
+            hits = self._suffixed[key] = [p for p in named if p == key or p.endswith(tail)]
+        return hits
 
     def find(self, from_path: str, spec: str, system: bool) -> str | None:
         spec = posixpath.normpath(spec.strip())
@@ -1123,12 +1134,12 @@ class _Includes:
         key = spec.lstrip("./")
         while key.startswith("../"):
             key = key[3:]
-        hits = self.by_suffix.get(key, [])
+        hits = self._ending(key)
         while not hits and key.count("/") >= 2:
             # the project root may sit inside the include root: abseil's files live in absl/ and
             # include "absl/base/config.h" — drop leading folders, keeping at least dir/file
             key = key.split("/", 1)[1]
-            hits = self.by_suffix.get(key, [])
+            hits = self._ending(key)
         if not hits:
             return None
         if len(hits) == 1:

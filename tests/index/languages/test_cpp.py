@@ -180,6 +180,16 @@ def test_include_specs_resolve_from_a_root_inside_the_include_root():
     assert inc.find("numeric/int128.cc", "string", system=True) is None  # a standard header
 
 
+def test_an_include_path_matches_whole_folder_and_file_names_only():
+    from codegraph.index.languages.cfamily import _Includes
+
+    inc = _Includes(["src/mybase/util.h", "lib/base/util.h", "lib/xutil.h", "include/linux/types.h"])
+    assert inc.find("app/main.c", "base/util.h", system=False) == "lib/base/util.h"  # not mybase/
+    assert inc.find("lib/main.c", "util.h", system=False) is None  # no util.h beside it: xutil.h is not one
+    assert inc.find("lib/base/x.c", "util.h", system=False) == "lib/base/util.h"
+    assert inc.find("include/linux/y.h", "linux/types.h", system=True) == "include/linux/types.h"
+
+
 def test_declaration_macros_at_namespace_scope_are_blanked_but_calls_in_bodies_stay():
     from codegraph.index.languages._cfamily_source import blank_macros
 
