@@ -21,7 +21,6 @@ a language may fill in :meth:`prepare`) and helpers such as ``files_in_dir``.
 from __future__ import annotations
 
 import fnmatch
-import functools
 import posixpath
 import re
 from typing import TYPE_CHECKING, ClassVar
@@ -264,13 +263,3 @@ class LanguageModule:
 def relative_file(from_path: str, spec: str) -> str:
     """``spec`` joined to ``from_path``'s directory and normalised (POSIX)."""
     return posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec))
-
-
-@functools.cache
-def resolver_rules():
-    """The generic resolver's module (``codegraph.index.resolve``), imported on first use: it imports
-    the language registry, so a module's hooks cannot import it at load time, and a ``from … import``
-    inside a hook costs 1.6 µs a call (Scala's hooks run 47k times on its library)."""
-    from codegraph.index import resolve
-
-    return resolve

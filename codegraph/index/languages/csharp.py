@@ -22,7 +22,8 @@ from collections import defaultdict
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages import _overloads
-from codegraph.index.languages.base import LanguageModule, resolver_rules
+from codegraph.index.languages._rules import resolver_rules
+from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
 # Types and members of the .NET base library that a bare or qualified name must never bind to in the

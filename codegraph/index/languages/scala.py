@@ -23,7 +23,8 @@ from collections import defaultdict
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.extract import call_chain as chain_of_calls
 from codegraph.index.languages import _overloads
-from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule, resolver_rules
+from codegraph.index.languages._rules import resolver_rules
+from codegraph.index.languages.base import METHOD_CONTAINERS, LanguageModule
 from codegraph.model import Node
 
 # Predef and the scala package: bare names that never bind to project definitions by name alone.
