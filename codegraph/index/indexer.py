@@ -747,6 +747,7 @@ def _update(
             manifests=manifests.texts,
             refs_of=stream.refs_of if stream is not None else None,
             sink=write.sink() if write is not None else None,
+            fold=stream is not None,
         )
         summary.resolution = {
             "mode": "full" if only is None else "incremental",

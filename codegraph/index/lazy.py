@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from codegraph.index.resolve import COMPONENT, OWNER_KINDS, TYPE_TARGETS, Node, _Project
 from codegraph.model import OWNER_SOURCE, FileExtraction
@@ -264,7 +264,7 @@ class LazyProject(_Project):
                 dict.__setitem__(self.returns, fn_id, [expr])
         for fn_id, local in f.locals:
             if dict.__contains__(self.locals, fn_id):
-                dict.__getitem__(self.locals, fn_id).add(local)
+                cast(set[str], dict.__getitem__(self.locals, fn_id)).add(local)  # this table's are sets
             else:
                 dict.__setitem__(self.locals, fn_id, {local})
         for hoisted, fn_id in f.closures:

@@ -16,7 +16,7 @@ import gc
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -80,7 +80,13 @@ class Resolution:
 class _Project:
     """Lookup tables over every file's extraction. Language rules come from the language modules."""
 
-    def __init__(self, files: list[FileExtraction], manifests: dict[str, str | None] | None = None):
+    def __init__(
+        self,
+        files: list[FileExtraction],
+        manifests: dict[str, str | None] | None = None,
+        *,
+        fold: bool = False,
+    ):
         from codegraph.index.languages import module_for
 
         self.files = {f.path: f for f in files}
@@ -94,7 +100,8 @@ class _Project:
         self.star: dict[str, list] = {}
         self.exports: dict[str, dict[str, str]] = {}
         self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-        self.locals: dict[str, set[str]] = defaultdict(set)
+        # function id → the names local to it (only ever asked ``name in``, or walked): see _add_locals
+        self.locals: dict[str, Collection[str]] = {}
         self.lexical: dict[str, str] = {}  # hoisted definition -> the function it is written in
         self.bases: dict[str, list[str]] = defaultdict(list)
         self.lang_state: dict[str, object] = {}
@@ -182,9 +189,11 @@ class _Project:
                 types[scope][var].add(type_name)
             for fn_id, expr in f.returns:
                 returns[fn_id].append(expr)
-            for fn_id, name in f.locals:
-                locals_[fn_id].add(name)
+            if f.locals:
+                _add_locals(locals_, f.locals)
             self.lexical.update(f.closures)
+            if fold:  # the tables hold them now, and nothing else reads them
+                f.returns, f.locals, f.closures = [], [], []
         # manifests first: prepare and the module lookups may read what they declare
         self.manifest_problems: dict[str, str] = {}
         self.read_manifests([module_for(label) for label in sorted(by_language)], manifests)
@@ -694,6 +703,13 @@ class _Project:
         self._bare_memo = {}
         self._stated_memo = {}
 
+    def forget_answers(self) -> None:
+        """Drop the memoised bare-name answers and scope chains (both are worked out again, the same,
+        when asked): a first index streamed to the store calls it after each file."""
+        if self._bare_memo is not None:
+            self._bare_memo.clear()
+        self._scope_cache.clear()
+
     def mro(self, class_id: str) -> list[str]:
         """``class_id`` and its bases in the project, in C3 linearization order (Python's MRO; for
         single inheritance simply the chain up); breadth-first when the bases admit no C3 order."""
@@ -1108,6 +1124,7 @@ def resolve(
     *,
     refs_of: Callable[[FileExtraction], list[Ref]] | None = None,
     sink: Callable[[list[Edge], list[tuple[Ref, str, str]]], None] | None = None,
+    fold: bool = False,
 ) -> Resolution:
     """Resolve every file's references against the whole project.
 
@@ -1126,6 +1143,9 @@ def resolve(
         sink: handed the edges and unresolved references as each step of each file makes them,
             in the order the lists would hold them; the Resolution's lists then stay empty (issue 12:
             the whole project's edges were the largest thing a big first index held).
+        fold: the files' ``returns``, ``locals`` and ``closures`` are emptied once the lookup
+            tables hold them (a caller that keeps ``files`` for nothing else; issue 12: 4 KB a
+            synthetic monorepo file).
 
     Returns:
         A :class:`Resolution` with contains, imports, calls, instantiates, extends, implements and
@@ -1133,7 +1153,7 @@ def resolve(
         files in ``only``.
     """
     with paused_gc():
-        return _resolve(files, only, manifests, project, refs_of, sink)
+        return _resolve(files, only, manifests, project, refs_of, sink, fold)
 
 
 @contextmanager
@@ -1164,8 +1184,9 @@ def _resolve(
     project: _Project | None = None,
     refs_of: Callable[[FileExtraction], list[Ref]] | None = None,
     sink: Callable[[list[Edge], list[tuple[Ref, str, str]]], None] | None = None,
+    fold: bool = False,
 ) -> Resolution:
-    project = project if project is not None else _Project(files, manifests)
+    project = project if project is not None else _Project(files, manifests, fold=fold)
     project.attach_owners()
     out = Resolution(manifest_problems=dict(sorted(project.manifest_problems.items())))
     edges = out.edges
@@ -1298,10 +1319,34 @@ def _resolve(
         emitted(f.path, begin)
         if sink is not None:  # its unresolved references are all known now (bases came first)
             _count_unresolved(project, out, f, unresolved_of.pop(f.path, ()), linked.pop(f.path, ()))
+            # nothing held for one file's edges is asked again (their sources and the import edges'
+            # are this file's nodes), and the answers kept for its lookups mostly are not: a big
+            # first index lets them go (issue 12: 14 of the 22 KB a file resolution added)
+            seen.clear()
+            reached.pop(f.path, None)
+            project.forget_answers()
     _link(project, spans, edges, linked)
     for f in chosen if sink is None else ():
         _count_unresolved(project, out, f, unresolved_of.get(f.path, ()), linked.get(f.path, ()))
     return out
+
+
+LOCALS_TUPLE_MAX = 8  # a function's local names are kept in a tuple up to this many, else a frozenset
+
+
+def _add_locals(table: dict[str, Collection[str]], pairs: list[tuple[str, str]]) -> None:
+    """Add one file's (function id, local name) pairs to ``table``: per function its distinct names,
+    in a tuple (most functions have a handful; a set of any size under five takes 216 bytes, a tuple
+    of three 64 — issue 12: the sets were 7 of the 46 KB a synthetic monorepo file held while it
+    resolved), or a frozenset past LOCALS_TUPLE_MAX, so that ``in`` stays cheap."""
+    grouped: dict[str, dict[str, None]] = {}
+    for fn_id, name in pairs:
+        names = grouped.get(fn_id)
+        if names is None:
+            names = grouped[fn_id] = dict.fromkeys(table.get(fn_id, ()))
+        names[name] = None
+    for fn_id, names in grouped.items():
+        table[fn_id] = tuple(names) if len(names) <= LOCALS_TUPLE_MAX else frozenset(names)
 
 
 def _link(project: _Project, spans: list[tuple[str, int, int]], edges: list[Edge], linked) -> None:

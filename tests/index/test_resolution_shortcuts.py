@@ -122,6 +122,38 @@ def test_the_memo_gives_the_same_resolution_as_resolving_every_reference(monkeyp
     assert fast.per_file == slow.per_file
 
 
+def test_a_folded_resolution_streamed_to_a_sink_equals_the_held_one():
+    # a big first index (issue 12) hands its files' locals/returns/closures over to the tables, and
+    # drops each file's memoised answers and seen edges once its edges left for the sink
+    labels = ("python", "typescript", "go", "java")
+    held = resolve([fx for label in labels for fx in extractions(FIXTURES / label)])
+    files = [fx for label in labels for fx in extractions(FIXTURES / label)]
+    assert any(fx.locals for fx in files) and any(fx.returns for fx in files)
+    edges, unresolved = [], []
+    streamed = resolve(files, sink=lambda e, u: (edges.extend(e), unresolved.extend(u)), fold=True)
+    assert not any(fx.locals or fx.returns or fx.closures for fx in files)
+    assert streamed.edges == streamed.unresolved == []
+    assert edges == held.edges
+    assert unresolved == held.unresolved
+    assert streamed.per_file == held.per_file
+
+
+def test_a_functions_local_names_shadow_whether_few_or_many(tmp_path):
+    # the tables keep a function's local names in a tuple, past LOCALS_TUPLE_MAX in a frozenset
+    few = "\n".join(f"    v{i} = {i}" for i in range(2))
+    many = "\n".join(f"    v{i} = {i}" for i in range(20))
+    defs = "".join(f"def v{i}():\n    pass\n\n" for i in range(20))
+    write(
+        tmp_path,
+        {
+            "m.py": f"{defs}def few():\n{few}\n    v1()\n    v5()\n\ndef many():\n{many}\n    v1()\n    v15()\n"
+        },
+    )
+    index_project(ProjectPaths(tmp_path))
+    calls = {(src, dst) for src, dst, _ in edge_rows(tmp_path, "calls")}
+    assert calls == {("few", "v5")}
+
+
 @pytest.mark.parametrize("enabled", [True, False])
 def test_resolution_leaves_the_garbage_collector_as_it_found_it(enabled):
     files = extractions(FIXTURES / "python")
