@@ -20,7 +20,7 @@ from codegraph.query.relations import callers
 from codegraph.query.status import status
 from codegraph.render import render
 from codegraph.store.reader import Reader
-from tests.conftest import copy_fixture
+from tests.conftest import copy_fixture, git
 
 
 def cg(*args: str) -> subprocess.CompletedProcess:
@@ -174,3 +174,19 @@ def test_a_project_in_unsupported_languages_says_so_instead_of_looking_empty(tmp
         [*run, "explore", "how does x work", "--path", str(tmp_path)], capture_output=True, text=True
     )
     assert "languages codegraph does not support yet (Crystal 1, Nim 1)" in explore.stdout
+
+
+@pytest.mark.parametrize("in_git", [False, True])
+def test_a_file_name_that_is_not_utf8_is_skipped_by_name_not_a_traceback(tmp_path, in_git):
+    (tmp_path / "good.py").write_text("def good():\n    pass\n")
+    with open(os.path.join(os.fsencode(tmp_path), b"bad\xffname.py"), "wb") as fh:
+        fh.write(b"def bad():\n    pass\n")
+    if in_git:
+        git(tmp_path, "init", "-q")
+    init = cg("init", str(tmp_path))
+    assert init.returncode == 0 and "Traceback" not in init.stderr, init.stderr
+    skipped = json.loads(cg("status", "--path", str(tmp_path), "--json").stdout)["skipped"]
+    assert skipped["file name is not valid UTF-8"] == {"count": 1, "example": "bad\\xffname.py"}
+    with Reader(tmp_path) as reader:
+        assert list(reader.indexed_paths()) == ["good.py"]
+

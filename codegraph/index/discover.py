@@ -60,6 +60,7 @@ DEFAULT_IGNORED_DIRS = frozenset(
 BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "coverage", "target", "vendor"})
 IGNORED_BUILD_DIR = "ignored directory (build output or vendored code; codegraph.json include indexes it)"
 DEFAULT_MAX_BYTES = 1_000_000
+UNDECODABLE_NAME = "file name is not valid UTF-8"
 
 
 MINIFIED_AVG_LINE = 500
@@ -438,7 +439,8 @@ def discover(
 
     Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
     ``excluded by codegraph.json``, ``symlink outside root``, ``dangling symlink``, ``not a regular
-    file``, ``too large (N bytes > limit)``, ``unreadable``. A path listed but gone by the time it is
+    file``, ``too large (N bytes > limit)``, ``unreadable``, ``file name is not valid UTF-8`` (kept
+    under the name with its bytes escaped, ``bad\\xffname.py``). A path listed but gone by the time it is
     stat'ed (deleted meanwhile, or tracked by git but deleted) is not counted: it is not there. Binary
     and minified checks need the bytes and happen in the indexer.
     """
@@ -471,6 +473,9 @@ def discover(
     classify = _classifier(extensions, table)
     manifest = table.is_manifest if table is not None else is_manifest
     for rel in candidates:
+        if not _utf8(rel):  # the index stores paths as UTF-8 text: such a name cannot be one
+            result.skipped[printable_path(rel)] = UNDECODABLE_NAME
+            continue
         lang, other = classify(rel.rsplit("/", 1)[-1])
         if lang is None and manifest(rel.rsplit("/", 1)[-1]):
             _add_manifest(result, root, rel, tracked, excluded, max_bytes)
@@ -523,6 +528,21 @@ def discover(
     if table is not None:
         table.save()
     return result
+
+
+def _utf8(rel: str) -> bool:
+    """Whether ``rel`` is valid UTF-8 text (a name read as bytes decodes with surrogate escapes)."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable_path(rel: str) -> str:
+    """``rel`` with each byte that is not UTF-8 shown as ``\\xNN`` (as ``ls -b`` does): a key the index
+    can store and a user can read."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _add_manifest(result: Discovery, root: Path, rel: str, tracked, excluded, max_bytes: int) -> None:
