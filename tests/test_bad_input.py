@@ -190,3 +190,16 @@ def test_a_file_name_that_is_not_utf8_is_skipped_by_name_not_a_traceback(tmp_pat
     with Reader(tmp_path) as reader:
         assert list(reader.indexed_paths()) == ["good.py"]
 
+
+@pytest.mark.parametrize(
+    "name, open_, close", [("Deep.java", "class C{} {{", "}"), ("deep.kt", "class C{} {{", "}")]
+)
+def test_classes_nested_two_thousand_deep_are_indexed(tmp_path, name, open_, close):
+    depth = 2000
+    body = "".join(open_.format(i) + "\n" for i in range(depth)) + (close + "\n") * depth
+    (tmp_path / name).write_text(body)
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.files == 1
+    with Reader(tmp_path) as reader:
+        assert reader.conn.execute("SELECT count(*) FROM nodes WHERE kind = 'class'").fetchone()[0] == depth
+

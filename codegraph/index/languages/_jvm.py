@@ -234,11 +234,19 @@ class JvmIndex:
                         self.receivers[n.id] = next(iter(rec))
 
     def _add_type(self, fq: str, node: Node) -> None:
-        self.types.setdefault(fq, node)
-        for name, kids in self.project.children.get(node.id, {}).items():
-            for k in kids:
-                if k.kind in TYPE_KINDS:
-                    self._add_type(f"{fq}.{name}", k)
+        """``node`` under ``fq`` and its nested types under ``fq.Inner``, outer first. A loop, not
+        recursion: 2,000 nested classes (a generated file) exceeded Python's recursion limit."""
+        stack = [(fq, node)]
+        while stack:
+            fq, node = stack.pop()
+            self.types.setdefault(fq, node)
+            nested = [
+                (f"{fq}.{name}", k)
+                for name, kids in self.project.children.get(node.id, {}).items()
+                for k in kids
+                if k.kind in TYPE_KINDS
+            ]
+            stack.extend(reversed(nested))
 
 
 class JvmLanguage(LanguageModule):
