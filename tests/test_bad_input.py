@@ -203,3 +203,28 @@ def test_classes_nested_two_thousand_deep_are_indexed(tmp_path, name, open_, clo
     with Reader(tmp_path) as reader:
         assert reader.conn.execute("SELECT count(*) FROM nodes WHERE kind = 'class'").fetchone()[0] == depth
 
+
+def test_zig_containers_nested_two_thousand_deep_extract_in_bounded_memory(tmp_path):
+    """Each anonymous field walked the whole field below it for an enum member's name: 2,000 nested
+    ``struct {`` (22 KB) took 1.8 GB. Run under a 1 GB address-space limit."""
+    depth = 2000
+    source = tmp_path / "deep.zig"
+    source.write_text(
+        "const S = " + "struct {\n" * depth + "fn z() void {}\n" + "};\n" + "}\n" * (depth - 1) + ";\n"
+    )
+    (tmp_path / "colour.zig").write_text("const E = enum { red, green = 2 };\n")
+    script = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from codegraph.index.indexer import index_project\n"
+        "from codegraph.paths import ProjectPaths\n"
+        "from pathlib import Path\n"
+        "print(index_project(ProjectPaths(Path(sys.argv[1])), workers=1).files)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path.resolve())], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "2", proc.stderr[-2000:]
+    with Reader(tmp_path) as reader:
+        members = reader.conn.execute("SELECT name FROM nodes WHERE kind = 'enum_member' ORDER BY name")
+        assert [r[0] for r in members] == ["green", "red"]

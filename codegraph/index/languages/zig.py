@@ -65,6 +65,15 @@ def _walk(node):
         stack.extend(reversed(n.named_children))
 
 
+def _leading_identifier(node):
+    """The IDENTIFIER that ``node``'s text starts with (an enum member ``red`` is ContainerField >
+    ErrorUnionExpr > SuffixExpr > IDENTIFIER), down first children only, else None. A walk of the whole
+    field made nested anonymous containers quadratic: 2,000 levels (22 KB) took 7 s and 1.8 GB."""
+    while node is not None and node.type != "IDENTIFIER":
+        node = node.named_children[0] if node.named_child_count else None
+    return node
+
+
 def _suffix_of(expr):
     """The SuffixExpr an ErrorUnionExpr wraps (without ``!``), else None."""
     if expr is not None and expr.type == "ErrorUnionExpr" and expr.named_child_count == 1:
@@ -233,7 +242,7 @@ class ZigExtractor(Extractor):
         elif capture == "definition.field":
             name = ts.child_by_field_name("field_member")
             if name is None:  # an enum member: `red,`
-                ident = next((n for n in _walk(ts) if n.type == "IDENTIFIER"), None)
+                ident = _leading_identifier(ts)
                 if ident is not None and text(ident) == text(ts).rstrip(",").split("=")[0].strip():
                     self.add_def(ts, "enum_member", ident)
                 return
