@@ -228,3 +228,15 @@ def test_zig_containers_nested_two_thousand_deep_extract_in_bounded_memory(tmp_p
     with Reader(tmp_path) as reader:
         members = reader.conn.execute("SELECT name FROM nodes WHERE kind = 'enum_member' ORDER BY name")
         assert [r[0] for r in members] == ["green", "red"]
+
+
+def test_lua_tables_nested_two_thousand_deep_are_indexed(tmp_path):
+    depth = 2000
+    (tmp_path / "data.lua").write_text(
+        "M = " + "".join(f"{{ k{i} =\n" for i in range(depth)) + "1" + "}\n" * depth
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        names = {r[0] for r in reader.conn.execute("SELECT name FROM nodes WHERE kind = 'module'")}
+    assert {"M", "k0", f"k{depth - 2}"} <= names
+

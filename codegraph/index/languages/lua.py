@@ -228,8 +228,16 @@ class LuaExtractor(Extractor):
             self.base_ref(d, "extends", base, at)
 
     def _fields(self, table, path: str) -> None:
-        """``{ f = function() end, sub = { … }, m = require("m") }``: members of the table ``path``."""
-        for field in table.named_children:
+        """``{ f = function() end, sub = { … }, m = require("m") }``: members of the table ``path``, a
+        nested table's members right after it. A stack, not recursion: 2,000 nested tables (a data
+        file) exceeded Python's recursion limit."""
+        stack = [(iter(table.named_children), path)]
+        while stack:
+            fields, path = stack[-1]
+            field = next(fields, None)
+            if field is None:
+                stack.pop()
+                continue
             if field.type != "field":
                 continue
             key, value = field.child_by_field_name("name"), field.child_by_field_name("value")
@@ -240,7 +248,7 @@ class LuaExtractor(Extractor):
                     self._params(value)
             elif value.type == "table_constructor":
                 self.add_def(field, "module", key)
-                self._fields(value, f"{path}.{text(key)}")
+                stack.append((iter(value.named_children), f"{path}.{text(key)}"))
             elif value.type == "function_call" and (spec := require_spec(value)) is not None:
                 self.out.exports.append((f"{FIELD}{path}.{text(key)}", spec))
 
