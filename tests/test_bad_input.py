@@ -240,3 +240,18 @@ def test_lua_tables_nested_two_thousand_deep_are_indexed(tmp_path):
         names = {r[0] for r in reader.conn.execute("SELECT name FROM nodes WHERE kind = 'module'")}
     assert {"M", "k0", f"k{depth - 2}"} <= names
 
+
+def test_a_file_nested_past_the_extractors_reach_is_skipped_by_name_and_the_rest_indexed(tmp_path):
+    """3,000 chained calls, one a line, raised RecursionError in 11 languages' extractors and ended the
+    whole run with a traceback."""
+    chain = "\n.".join(f"a{i}" for i in range(3000))
+    (tmp_path / "deep.rs").write_text(f"fn f(x: T) {{\n    x.{chain}();\n}}\n")
+    (tmp_path / "Deep.java").write_text(f"class D {{ void f(T x) {{\n x.{chain}();\n}} }}\n")
+    (tmp_path / "ok.rs").write_text("fn g() {}\nfn h() { g(); }\n")
+    init = cg("init", str(tmp_path))
+    assert init.returncode == 0 and "Traceback" not in init.stderr, init.stderr[-2000:]
+    skipped = json.loads(cg("status", "--path", str(tmp_path), "--json").stdout)["skipped"]
+    assert skipped["nested too deeply to extract"]["count"] == 2
+    callers_of_g = cg("callers", "g", "--path", str(tmp_path))
+    assert "h (function)" in callers_of_g.stdout
+

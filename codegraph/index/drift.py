@@ -82,7 +82,7 @@ def current_span(reader: Reader, node: Node) -> tuple[int, int] | None:
     is gone from the file."""
     if not changed_files(reader, [node.file_path]):
         return node.start_line, node.end_line
-    from codegraph.index.extract import extract
+    from codegraph.index.extract import TooDeep, extract
 
     try:
         data = read_regular(reader.root / node.file_path)
@@ -91,7 +91,7 @@ def current_span(reader: Reader, node: Node) -> tuple[int, int] | None:
     # the language the file was indexed as (the project's codegraph.json may map its extension)
     try:
         fresh = extract(node.file_path, data, node.language)
-    except KeyError:  # indexed by a version that knew a language this one does not
+    except (KeyError, TooDeep):  # a language this version does not know; a file edited past extraction
         return None
     for n in fresh.nodes:
         if n.kind == node.kind and n.qualified_name == node.qualified_name:

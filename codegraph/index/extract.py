@@ -625,8 +625,20 @@ def extract(path: str, source: bytes, language: str, grammar: str | None = None)
 
     Raises:
         KeyError: ``language`` is not a registered language.
+        TooDeep: the file nests deeper than the extractor's recursion reaches (a member chain or
+            nested expression thousands of levels deep, as generated code has).
     """
     from codegraph.index.languages import module_for
 
     lang = module_for(language)
-    return lang.extractor(path, source, lang).run()
+    try:
+        return lang.extractor(path, source, lang).run()
+    except RecursionError:
+        raise TooDeep(path) from None
+
+
+class TooDeep(ValueError):
+    """A file's syntax tree nests deeper than extraction can follow (Python's recursion limit): 3,000
+    chained calls ``x.a0.a1…()`` on separate lines ended the whole index run in 11 languages' modules."""
+
+    reason = "nested too deeply to extract"

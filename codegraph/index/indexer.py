@@ -141,7 +141,7 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     import hashlib
 
     from codegraph.index import cache
-    from codegraph.index.extract import extract
+    from codegraph.index.extract import TooDeep, extract
     from codegraph.index.languages import module_for
     from codegraph.index.source import source_utf8
 
@@ -157,7 +157,10 @@ def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
     if reason:
         return path, reason, size, mtime_ns, None
     digest = hashlib.sha256(data).hexdigest()  # of the bytes on disk: freshness checks compare those
-    fx = extract(path, text, language, grammar)
+    try:
+        fx = extract(path, text, language, grammar)
+    except TooDeep as exc:  # one file's shape: the others are indexed, this one says why it is not
+        return path, exc.reason, size, mtime_ns, None
     rows = cache.rows(fx)
     stored, interface = cache.encode_with_interface(rows, incremental.HIERARCHY)  # incremental.interface
     mentions = incremental.encode_mentions(incremental.mentions(fx, module_for(fx.language)))
