@@ -107,6 +107,7 @@ class ErlangExtractor(Extractor):
         self.export_all = False
         self.specs: dict[tuple[str, int], str] = {}
         self.last_fun: tuple[Def, str, int] | None = None
+        self._inside: dict[int, bool] = {}  # node id → inside a function (see _in_function)
         # per function definition (by id): signature, doc comment, exported?
         self._sig: dict[int, str] = {}
         self._doc: dict[int, str | None] = {}
@@ -194,16 +195,26 @@ class ErlangExtractor(Extractor):
         name = ts.child_by_field_name("name")
         return atom(name) if name is not None else None
 
-    @staticmethod
-    def _in_function(ts) -> bool:
+    def _in_function(self, ts) -> bool:
+        """Is ``ts`` inside a function declaration (not a spec, type or record form)? Memoised per
+        ancestor: tree-sitter finds a parent by descending from the root, so walking up from each of
+        3,000 nested calls ``g(g(…))`` was cubic (the file did not finish in 120 s; now 2 s)."""
+        passed: list[int] = []
+        answer = False
         p = ts.parent
         while p is not None:
-            if p.type == "fun_decl":
-                return True
-            if p.type in TYPE_FORMS:
-                return False
+            known = self._inside.get(p.id)
+            if known is not None:
+                answer = known
+                break
+            if p.type == "fun_decl" or p.type in TYPE_FORMS:
+                answer = p.type == "fun_decl"
+                break
+            passed.append(p.id)
             p = p.parent
-        return False
+        for node_id in passed:
+            self._inside[node_id] = answer
+        return answer
 
     @staticmethod
     def _in_head(ts) -> bool:
