@@ -65,6 +65,10 @@ def _run(command: str, paths: ProjectPaths, opts: dict, *, full: bool) -> None:
     except KeyboardInterrupt:
         if sys.stderr.isatty():
             sys.stderr.write("\n")  # end the progress line the ^C was echoed on
+        if not paths.db.exists():  # `sync` would answer "no index here": name the command that works
+            raise IndexInterrupted(
+                f"interrupted before an index was created; `codegraph init {paths.root}` builds it"
+            ) from None
         raise IndexInterrupted(
             "interrupted; nothing was written, the index is as it was before this run "
             "(`codegraph sync` brings it up to date)"
