@@ -39,6 +39,7 @@ GOARCH = frozenset(
 # The build a reader assumes when nothing says otherwise: linux/amd64 with cgo, gc, any go1.N.
 DEFAULT_TAGS = frozenset({"linux", "amd64", "unix", "gc", "cgo"})
 GENERATED = re.compile(r"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
+PACKAGE_CLAUSE = re.compile(r"^package\b", re.MULTILINE)
 BUILD_LINE = re.compile(r"^//go:build (.+)$", re.MULTILINE)
 PLUS_BUILD = re.compile(r"^// \+build (.+)$", re.MULTILINE)
 BUILD_SEP = "\n//go:build "  # joins the package name and its build constraint in FileExtraction.package
@@ -798,10 +799,12 @@ class Go(LanguageModule):
 
     def is_generated(self, path: str, head: str) -> bool:
         """Go's convention (https://go.dev/s/generatedcode): a ``// Code generated … DO NOT EDIT.``
-        line before the package clause; plus the usual generator file names."""
+        line before the package clause (as go/ast.IsGenerated reads it: the banner quoted in a later
+        comment or string is not one); plus the usual generator file names."""
         if path.lower().endswith(self.generated_suffixes):
             return True
-        return bool(GENERATED.search(head))
+        before_package = PACKAGE_CLAUSE.split(head, maxsplit=1)[0]
+        return bool(GENERATED.search(before_package))
 
     def is_test_file(self, path: str) -> bool:
         """``x_test.go``, and anything under a ``testdata/`` directory (the go tool ignores those:
