@@ -271,3 +271,34 @@ def test_calls_nested_two_thousand_deep_index_in_seconds(tmp_path, name, source)
         [sys.executable, "-m", "codegraph", "init", str(tmp_path)], capture_output=True, text=True, timeout=60
     )
     assert init.returncode == 0 and "indexed: 1 file" in init.stderr, init.stderr[-2000:]
+
+
+def _without_root_powers(*args: str) -> list[str]:
+    """``codegraph ARGS`` run so that file permissions apply: as root, without the capabilities that
+    read past them (root reads a chmod 0 folder anyway)."""
+    command = [sys.executable, "-m", "codegraph", *args]
+    if os.geteuid() != 0:
+        return command
+    import shutil
+
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: permissions cannot be made to apply")
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search", *command]
+
+
+def test_a_folder_that_cannot_be_listed_is_named_among_the_skips_outside_git(tmp_path):
+    (tmp_path / "a.py").write_text("from locked.b import b\n\ndef a():\n    b()\n")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "b.py").write_text("def b():\n    pass\n")
+    locked.chmod(0)
+    try:
+        init = subprocess.run(_without_root_powers("init", str(tmp_path)), capture_output=True, text=True)
+        assert init.returncode == 0, init.stderr
+        status = subprocess.run(
+            _without_root_powers("status", "--path", str(tmp_path), "--json"), capture_output=True, text=True
+        )
+    finally:
+        locked.chmod(0o755)
+    assert json.loads(status.stdout)["skipped"] == {"unreadable": {"count": 1, "example": "locked/"}}

@@ -169,8 +169,10 @@ def _list_dir(directory: str, rel_dir: str, before: dict[str, Listing], result: 
     try:
         with os.scandir(directory) as it:
             entries = sorted(it, key=lambda e: e.name)
-    except OSError:
+    except OSError as exc:  # said, not silent: its files would otherwise just be missing
         entries, trusted = [], False
+        if rel_dir:
+            result.skipped[printable_path(rel_dir)] = f"unreadable ({exc.strerror or exc})"
     for entry in entries:
         try:
             (dirs if entry.is_dir(follow_symlinks=False) else files).append(entry.name)
