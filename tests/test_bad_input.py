@@ -302,3 +302,29 @@ def test_a_folder_that_cannot_be_listed_is_named_among_the_skips_outside_git(tmp
     finally:
         locked.chmod(0o755)
     assert json.loads(status.stdout)["skipped"] == {"unreadable": {"count": 1, "example": "locked/"}}
+
+
+def test_an_index_this_user_may_not_read_is_refused_by_name_never_moved_aside(tmp_path):
+    """SQLite says "unable to open database file" for a permission error: read as damage, a query moved
+    the index aside as ``codegraph.db.corrupt-…`` and rebuilt it."""
+    root = copy_fixture("python", tmp_path)
+    assert cg("init", str(root)).returncode == 0
+    db = root / ".codegraph" / "codegraph.db"
+    before = db.read_bytes()
+    db.chmod(0)
+    try:
+        for args in (
+            ("status", "--path", str(root)),
+            ("callers", "add", "--path", str(root)),
+            ("sync", str(root)),
+        ):
+            proc = subprocess.run(_without_root_powers(*args), capture_output=True, text=True)
+            assert proc.returncode == 3, (args, proc.stderr)
+            assert (
+                proc.stderr.strip()
+                == f"codegraph: cannot read the index {db}: Permission denied (codegraph.db)"
+            )
+    finally:
+        db.chmod(0o644)
+    assert not list(db.parent.glob("codegraph.db.corrupt-*"))
+    assert db.read_bytes() == before

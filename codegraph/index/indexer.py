@@ -51,6 +51,7 @@ from codegraph.store.db import (
     known_sound,
     move_aside,
     record_sound,
+    refused,
     unresolved_by_language,
 )
 from codegraph.store.schema import CACHE_VERSION, EXTRACTION_VERSION
@@ -347,6 +348,8 @@ def index_project(
     except (sqlite3.DatabaseError, IndexUnreadable) as exc:
         reason = damage(paths.db)
         if reason is None:
+            if (denied := refused(paths.db)) is not None:
+                raise IndexUnreadable(f"cannot read the index {paths.db}: {denied}") from exc
             if isinstance(exc, IndexUnreadable):
                 raise
             raise IndexUnreadable(f"{paths.db}: {exc}") from exc

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from codegraph.errors import IndexUnreadable
 from codegraph.paths import ProjectPaths, find_root
-from codegraph.store.db import damage, move_aside
+from codegraph.store.db import damage, move_aside, refused
 from codegraph.store.reader import Reader
 
 T = TypeVar("T")
@@ -42,6 +42,8 @@ def read_repairing(
         paths = find_root(start)
         reason = damage(paths.db)
         if reason is None:
+            if (denied := refused(paths.db)) is not None:
+                raise IndexUnreadable(f"cannot read the index {paths.db}: {denied}") from exc
             if isinstance(exc, IndexUnreadable):
                 raise
             raise IndexUnreadable(f"{paths.db}: {exc}") from exc

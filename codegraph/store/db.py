@@ -81,6 +81,21 @@ def wal_journal(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous = NORMAL")
 
 
+def refused(db: Path) -> str | None:
+    """Why this process may not open ``db`` (or its ``-wal``/``-shm``) for reading (``Permission
+    denied``), or None. SQLite says only "unable to open database file", which read as damage: a
+    query by a user who could not read another user's index moved it aside and rebuilt it."""
+    for path in (db, db.with_name(f"{db.name}-wal"), db.with_name(f"{db.name}-shm")):
+        try:
+            with open(path, "rb"):
+                pass
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            return f"{exc.strerror or exc} ({path.name})"
+    return None
+
+
 def damage(db: Path) -> str | None:
     """What is wrong with the database file ``db`` as SQLite sees it, or None when it is sound.
 
@@ -88,8 +103,8 @@ def damage(db: Path) -> str | None:
     not open as SQLite at all is damaged too. A sound file of a newer schema is not damage. Returns the
     first problem SQLite reports, on one line.
     """
-    if not db.is_file():
-        return None
+    if not db.is_file() or refused(db) is not None:
+        return None  # a file this user may not read is not evidence of damage: it is left alone
     try:
         conn = sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
