@@ -10,6 +10,7 @@ skip is recorded with its reason so an empty answer can say why.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
 import os
 import stat
@@ -58,6 +59,7 @@ DEFAULT_IGNORED_DIRS = frozenset(
 # (coverage.py's `coverage/`, pypa/build's `src/build/`, issue 9): they hide only files that git does
 # not track, or, outside git, directories that are not Python packages (no __init__.py).
 BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "coverage", "target", "vendor"})
+NEVER_INCLUDED_DIRS = frozenset({".git", ".hg", ".svn", ".codegraph"})  # not even by ``include: ["**"]``
 IGNORED_BUILD_DIR = "ignored directory (build output or vendored code; codegraph.json include indexes it)"
 DEFAULT_MAX_BYTES = 1_000_000
 UNDECODABLE_NAME = "file name is not valid UTF-8"
@@ -228,6 +230,29 @@ def _git_candidates(root: Path) -> tuple[list[str], set[str]] | None:
     return paths, tracked
 
 
+def _include_reaches(rel_dir: str, patterns: tuple[str, ...]) -> bool:
+    """Could one of the gitignore-style ``include`` patterns match a path under the directory
+    ``rel_dir`` ("node_modules/x")? Outside git the walk prunes default-ignored directories such as
+    node_modules/ by name, so ``"include": ["node_modules/x/"]`` found nothing there, silently."""
+    parts = rel_dir.split("/")
+    for pattern in patterns:
+        pattern = pattern.strip()
+        if not pattern or pattern.startswith(("#", "!")):
+            continue
+        anchored = pattern.startswith("/")
+        segments = pattern.strip("/").split("/")
+        if len(segments) == 1 and not anchored:
+            return True  # "z.js", "*.js": a name at any depth
+        for i, part in enumerate(parts):
+            if i >= len(segments) or segments[i] == "**":
+                return True  # the pattern named an ancestor (all beneath it), or any depth from here
+            if not fnmatch.fnmatchcase(part, segments[i]):
+                break
+        else:
+            return True
+    return False
+
+
 def _holds_build_output(root: Path, rel_dir: str) -> bool:
     """Outside git: a directory named like build output is a project's own package when it holds an
     ``__init__.py``."""
@@ -351,6 +376,7 @@ def _walk_candidates(
     root: Path,
     *,
     walk_build_dirs: bool = False,
+    include: tuple[str, ...] = (),
     extensions: dict[str, str] | None = None,
     pruned: list[str] | None = None,
     before: dict[str, Listing] | None = None,
@@ -396,8 +422,12 @@ def _walk_candidates(
             rel = f"{rel_dir}{name}"
             if specs and ignored(rel, True):
                 continue
-            if name in DEFAULT_IGNORED_DIRS and not (
-                name in BUILD_OUTPUT_DIRS and (walk_build_dirs or not _holds_build_output(root, rel))
+            if (
+                name in DEFAULT_IGNORED_DIRS
+                and not (
+                    name in BUILD_OUTPUT_DIRS and (walk_build_dirs or not _holds_build_output(root, rel))
+                )
+                and not (include and name not in NEVER_INCLUDED_DIRS and _include_reaches(rel, include))
             ):
                 if pruned is not None and name in BUILD_OUTPUT_DIRS:
                     pruned.append(rel + "/")
@@ -458,6 +488,7 @@ def discover(
         candidates = _walk_candidates(
             root,
             walk_build_dirs=included is not None,
+            include=include,
             extensions=extensions,
             pruned=pruned,
             before=listings,

@@ -105,3 +105,16 @@ def test_outside_git_a_build_output_directory_left_out_is_said_not_silent(tmp_pa
     (tmp_path / "codegraph.json").write_text(json.dumps({"include": ["dist/"]}))
     config = load_config(tmp_path)
     assert [f.path for f in discover(tmp_path, include=config.include).files] == ["b.ts", "dist/index.js"]
+
+
+@pytest.mark.parametrize("pattern", ["node_modules/x/", "node_modules/**", "/node_modules/x/i.js", "**/i.js"])
+def test_outside_git_include_reaches_into_node_modules(tmp_path, pattern):
+    """The walk pruned node_modules/ by name before ``include`` was looked at: the README's
+    ``"include": ["node_modules/x/"]`` indexed nothing there outside git, and said nothing."""
+    for name in ("x", "y"):
+        (tmp_path / "node_modules" / name).mkdir(parents=True)
+        (tmp_path / "node_modules" / name / "i.js").write_text("export const x = 1;\n")
+    (tmp_path / "b.ts").write_text("export const b = 2;\n")
+    wanted = ["b.ts", "node_modules/x/i.js"] + (["node_modules/y/i.js"] if "**" in pattern else [])
+    assert [f.path for f in discover(tmp_path, include=(pattern,)).files] == wanted
+    assert [f.path for f in discover(tmp_path, include=("src/*.ts",)).files] == ["b.ts"]
