@@ -328,3 +328,17 @@ def test_an_index_this_user_may_not_read_is_refused_by_name_never_moved_aside(tm
         db.chmod(0o644)
     assert not list(db.parent.glob("codegraph.db.corrupt-*"))
     assert db.read_bytes() == before
+
+
+def test_a_project_whose_folder_name_is_not_utf8_answers_queries(tmp_path):
+    """The index's path went into SQLite's file: URI through quote(str), which raised on the surrogates
+    that stand for such bytes: init worked, then every query ended in a traceback."""
+    root = os.path.join(os.fsencode(tmp_path), b"proj\xff")
+    os.mkdir(root)
+    with open(os.path.join(root, b"a.py"), "wb") as fh:
+        fh.write(b"def a():\n    b()\n\ndef b():\n    pass\n")
+    run = [sys.executable, "-m", "codegraph"]
+    assert subprocess.run([*run, "init", root], capture_output=True).returncode == 0
+    callers_of_b = subprocess.run([*run, "callers", "b"], cwd=root, capture_output=True, text=True)
+    assert callers_of_b.returncode == 0 and "a (function)" in callers_of_b.stdout, callers_of_b.stderr
+

@@ -106,7 +106,7 @@ def damage(db: Path) -> str | None:
     if not db.is_file() or refused(db) is not None:
         return None  # a file this user may not read is not evidence of damage: it is left alone
     try:
-        conn = sqlite3.connect(f"file:{quote(str(db))}?mode=ro", uri=True, isolation_level=None)
+        conn = sqlite3.connect(f"file:{quote(os.fsencode(db))}?mode=ro", uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         return str(exc)
     try:
@@ -199,7 +199,7 @@ def connect_reader(db: Path) -> sqlite3.Connection:
     """
     if not db.is_file():
         raise IndexMissing(f"No index at {db}. Run `codegraph init` in the project first.")
-    uri = f"file:{quote(str(db))}?mode=ro"
+    uri = f"file:{quote(os.fsencode(db))}?mode=ro"
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -210,7 +210,10 @@ def connect_reader(db: Path) -> sqlite3.Connection:
             raise IndexUnreadable(f"{db} is not a readable codegraph index: {exc}") from exc
         # a WAL database in a read-only folder cannot get its -shm file: read it as an immutable snapshot
         conn = sqlite3.connect(
-            f"file:{quote(str(db))}?immutable=1", uri=True, isolation_level=None, check_same_thread=False
+            f"file:{quote(os.fsencode(db))}?immutable=1",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=False,
         )
         try:
             version = _schema_version(conn)
