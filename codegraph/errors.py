@@ -166,6 +166,13 @@ class InputTooLong(CodegraphError):
     exit_code = 2
 
 
+class InputNotText(CodegraphError):
+    """An argument used as a name is not valid UTF-8 (the shell passed bytes such as ``x\xff``): names
+    in the index are UTF-8 text, so none can match it."""
+
+    exit_code = 2
+
+
 class GitFailed(CodegraphError):
     """A git command codegraph needs (``affected --since``) failed: not a work tree, an unknown
     revision, or git missing. The message carries git's first line. Recoverable: the MCP answer says

@@ -342,3 +342,24 @@ def test_a_project_whose_folder_name_is_not_utf8_answers_queries(tmp_path):
     callers_of_b = subprocess.run([*run, "callers", "b"], cwd=root, capture_output=True, text=True)
     assert callers_of_b.returncode == 0 and "a (function)" in callers_of_b.stdout, callers_of_b.stderr
 
+
+def test_a_symbol_argument_that_is_not_utf8_is_a_clear_error_and_stdin_paths_are_bytes(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    assert cg("init", str(root)).returncode == 0
+    run = [sys.executable, "-m", "codegraph"]
+    for args in ((b"callers", b"x\xff"), (b"callers", b"x\xff", b"--json")):
+        proc = subprocess.run([*run, *args], cwd=root, capture_output=True, text=True)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert (
+            proc.stderr.strip()
+            == r"codegraph: 'x\xff' is not valid UTF-8 text, so no name in the index matches it"
+        )
+    assert json.loads(proc.stdout)["error"] == "InputNotText"
+    piped = subprocess.run(
+        [*run, "affected", "--stdin", "--json"],
+        cwd=root,
+        input=b"shop/views.py\nbad\xffname.py\n",
+        capture_output=True,
+    )
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout)["not_indexed"] == ["bad\\xffname.py"]

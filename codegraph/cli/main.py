@@ -10,7 +10,7 @@ import sys
 import click
 
 from codegraph import __version__
-from codegraph.errors import CodegraphError
+from codegraph.errors import CodegraphError, InputNotText
 
 # command name → the module that defines it; a command's module is imported only when it runs, so
 # `codegraph sync` does not pay for the query, MCP and installer layers.
@@ -70,7 +70,15 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            result = super().invoke(ctx)
+            try:
+                result = super().invoke(ctx)
+            except UnicodeEncodeError as exc:  # argv keeps bytes that are not UTF-8 as surrogates
+                if exc.reason != "surrogates not allowed" or not isinstance(exc.object, str):
+                    raise
+                shown = exc.object.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                raise InputNotText(
+                    f"'{shown[:200]}' is not valid UTF-8 text, so no name in the index matches it"
+                ) from None
             _update_notice(ctx)
             return result
         except CodegraphError as exc:

@@ -314,7 +314,10 @@ def affected_cmd(files, from_stdin, since, path, as_json):
 
     names = list(files)
     if from_stdin:
-        names += [line.strip() for line in click.get_text_stream("stdin").read().splitlines() if line.strip()]
+        # bytes, not text: `git diff --name-only` prints a name that is not UTF-8 as it is (shown
+        # \xNN-escaped, as discovery lists it among the skips); decoding it as text raised
+        piped = click.get_binary_stream("stdin").read().decode("utf-8", "backslashreplace")
+        names += [line.strip() for line in piped.splitlines() if line.strip()]
     if since is None and not files and not from_stdin:
         since = "HEAD"
     cwd = os.getcwd()
