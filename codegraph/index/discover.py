@@ -471,10 +471,11 @@ def discover(
 
     Reasons: ``language not supported yet``, ``ignored directory``, ``secret file``,
     ``excluded by codegraph.json``, ``symlink outside root``, ``dangling symlink``, ``not a regular
-    file``, ``too large (N bytes > limit)``, ``unreadable``, ``file name is not valid UTF-8`` (kept
-    under the name with its bytes escaped, ``bad\\xffname.py``). A path listed but gone by the time it is
-    stat'ed (deleted meanwhile, or tracked by git but deleted) is not counted: it is not there. Binary
-    and minified checks need the bytes and happen in the indexer.
+    file``, ``symlink to an indexed file (target)``, ``too large (N bytes > limit)``, ``unreadable``,
+    ``file name is not valid UTF-8`` (kept under the name with its bytes escaped, ``bad\\xffname.py``).
+    A path listed but gone by the time it is stat'ed (deleted meanwhile, or tracked by git but
+    deleted) is not counted: it is not there. Binary and minified checks need the bytes and happen in
+    the indexer.
     """
     root = root.resolve()
     result = Discovery()
@@ -502,6 +503,7 @@ def discover(
     else:
         candidates, tracked = from_git
     seen: set[str] = set()
+    links: dict[str, str] = {}  # a symlink among the files → the file inside the root it leads to
     base = str(root)
     classify = _classifier(extensions, table)
     manifest = table.is_manifest if table is not None else is_manifest
@@ -541,6 +543,7 @@ def discover(
                     result.skipped[rel] = "symlink outside root"
                     continue
                 st = target.stat()
+                links[rel] = target.relative_to(root).as_posix()
             if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device named like source
                 result.skipped[rel] = "not a regular file"
                 continue
@@ -557,6 +560,14 @@ def discover(
             result.skipped[rel] = f"too large ({st.st_size} bytes > {max_bytes})"
             continue
         result.files.append(SourceFile(rel, st.st_size, st.st_mtime_ns, lang[0], lang[1]))
+    if links:
+        # a second copy of an indexed file defines every name twice, so a call that named one
+        # definition turned into a guess between two (or stayed unresolved): the file is indexed once
+        indexed = {f.path for f in result.files}
+        twins = {rel for rel, target in links.items() if target != rel and target in indexed}
+        result.files = [f for f in result.files if f.path not in twins]
+        for rel in twins:
+            result.skipped[rel] = f"symlink to an indexed file ({links[rel]})"
     result.files.sort(key=lambda f: f.path)
     if table is not None:
         table.save()

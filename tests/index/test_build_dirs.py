@@ -118,3 +118,30 @@ def test_outside_git_include_reaches_into_node_modules(tmp_path, pattern):
     wanted = ["b.ts", "node_modules/x/i.js"] + (["node_modules/y/i.js"] if "**" in pattern else [])
     assert [f.path for f in discover(tmp_path, include=(pattern,)).files] == wanted
     assert [f.path for f in discover(tmp_path, include=("src/*.ts",)).files] == ["b.ts"]
+
+
+@pytest.mark.parametrize("in_git", [False, True])
+def test_a_symlink_to_an_indexed_file_is_skipped_so_its_names_are_defined_once(tmp_path, in_git):
+    """dup.py → b.py indexed b() twice: the call in a.py became a guess between two definitions."""
+    (tmp_path / "a.py").write_text("def a():\n    b()\n")
+    (tmp_path / "b.py").write_text("def b():\n    pass\n")
+    (tmp_path / "dup.py").symlink_to("b.py")
+    (tmp_path / "outside.py").write_text("def o():\n    pass\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "alias.py").symlink_to(tmp_path / "node_modules" / "real.py")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "real.py").write_text("def r():\n    pass\n")
+    if in_git:
+        git(tmp_path, "init", "-q")
+    found = discover(tmp_path)
+    # an alias of a file left out (node_modules) is the only copy indexed: it stays
+    assert [f.path for f in found.files] == ["a.py", "b.py", "outside.py", "pkg/alias.py"]
+    assert found.skipped["dup.py"] == "symlink to an indexed file (b.py)"
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        b = reader.nodes_named("b")
+        assert [n.file_path for n in b] == ["b.py"]
+        calls = reader.conn.execute(
+            "SELECT source FROM edges WHERE target = ? AND kind = 'calls'", (b[0].id,)
+        )
+        assert [reader.node(row[0]).name for row in calls] == ["a"]
