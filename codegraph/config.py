@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codegraph.errors import ConfigUnparsable
+from codegraph.paths import read_regular
 
 CONFIG_NAME = "codegraph.json"
 
@@ -38,14 +39,14 @@ def load_config(root: Path) -> ProjectConfig:
         file and, for syntax errors, the line).
     """
     path = root / CONFIG_NAME
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # a regular file only, opened without blocking: a FIFO named codegraph.json hung init
+        text = read_regular(path).decode("utf-8")
     except FileNotFoundError:
         return ProjectConfig()
     except UnicodeDecodeError as exc:
         raise ConfigUnparsable(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except OSError as exc:
-        raise ConfigUnparsable(f"{path}: cannot be read ({exc.strerror})") from exc
+        raise ConfigUnparsable(f"{path}: cannot be read ({exc.strerror or 'not a regular file'})") from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -363,3 +363,17 @@ def test_a_symbol_argument_that_is_not_utf8_is_a_clear_error_and_stdin_paths_are
     )
     assert piped.returncode == 0, piped.stderr
     assert json.loads(piped.stdout)["not_indexed"] == ["bad\\xffname.py"]
+
+
+@pytest.mark.parametrize("name", ["codegraph.json", ".gitignore"])
+def test_a_fifo_named_like_a_rules_file_does_not_hang_init(tmp_path, name):
+    (tmp_path / "a.py").write_text("def a():\n    pass\n")
+    os.mkfifo(tmp_path / name)
+    init = subprocess.run(
+        [sys.executable, "-m", "codegraph", "init", str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
+    if name == "codegraph.json":  # refused by name, as an unreadable one is
+        assert init.returncode == 6, init.stderr
+        assert init.stderr.strip() == f"codegraph: {tmp_path / name}: cannot be read (not a regular file)"
+    else:  # rules that cannot be read are no rules: the walk goes on
+        assert init.returncode == 0 and "indexed: 1 file" in init.stderr, init.stderr

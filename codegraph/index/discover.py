@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from codegraph.index.languages import is_manifest, language_for, unsupported_language
 from codegraph.index.sensitive import is_secret
+from codegraph.paths import read_regular
 
 if TYPE_CHECKING:
     import pathspec
@@ -412,9 +413,9 @@ def _walk_candidates(
         _, _, _, files, dirs = _list_dir(directory, rel_dir, before, result)
         pushed = False
         if ".gitignore" in files:  # read every time: an edit in place leaves the directory unchanged
-            try:
-                with open(f"{directory}/.gitignore", encoding="utf-8", errors="replace") as fh:
-                    specs.append((rel_dir, _gitignore_spec(fh.read().splitlines())))
+            try:  # a regular file only, opened without blocking: a FIFO named .gitignore hung the walk
+                rules = read_regular(f"{directory}/.gitignore").decode("utf-8", "replace")
+                specs.append((rel_dir, _gitignore_spec(rules.splitlines())))
                 pushed = True
             except (OSError, ValueError):
                 pass
