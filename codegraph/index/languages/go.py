@@ -696,10 +696,23 @@ def _name_satisfied(path: str) -> bool:
     return True
 
 
+GO_MOD = "go.mod"
+_MODULE = re.compile(r"^\s*module(?:\s*\(|\s+)\s*([^\s)]+)", re.M)
+
+
+def module_directive(go_mod: str) -> str | None:
+    """The module path a go.mod declares (``module example.com/m``, quoted or not, a comment after
+    it, or the block form ``module ( … )``); None when it has no ``module`` line."""
+    found = _MODULE.search(re.sub(r"//.*", "", go_mod))
+    if found is None:
+        return None
+    return found.group(1).strip('"`') or None
+
+
 class _Packages:
     """Per-project Go tables: package files by directory and the module paths that name them."""
 
-    def __init__(self, files):
+    def __init__(self, files, declared: list[tuple[str, str]] = ()):
         self.package: dict[str, str] = {}  # path -> package name
         self.default: dict[str, bool] = {}  # path -> in the default build
         self.constraint: dict[str, str] = {}
@@ -711,7 +724,20 @@ class _Packages:
             self.constraint[f.path] = expr
             self.default[f.path] = _name_satisfied(f.path) and (not expr or _satisfied(expr, DEFAULT_TAGS))
             self.by_dir[posixpath.dirname(f.path)].append(f.path)
-        self.modules = self._infer_modules(files)
+        # go.mod's module paths; inference only for trees no go.mod covers (a vendored copy, a corpus
+        # shipped without its go.mod)
+        self.declared_roots = [root for _, root in declared]
+        inferred = [(m, r) for m, r in self._infer_modules(files) if self._module_root(r) is None]
+        self.modules = sorted([*declared, *inferred], key=lambda mr: -len(mr[0]))
+
+    def _module_root(self, directory: str) -> str | None:
+        """The deepest directory holding a go.mod at or above ``directory``; None when none does."""
+        best = None
+        for root in self.declared_roots:
+            if not root or directory == root or directory.startswith(root + "/"):
+                if best is None or len(root) > len(best):
+                    best = root
+        return best
 
     def package_files(self, directory: str) -> list[str]:
         """The non-test files of the importable package in ``directory``."""
@@ -768,10 +794,14 @@ class _Packages:
         return chosen
 
     def directory_of(self, spec: str) -> str | None:
+        """The project directory an import path names: its module's root joined with the rest; None
+        outside every module, or inside a nested module's tree (another go.mod: another module)."""
         for module, root in self.modules:
             if spec == module or spec.startswith(module + "/"):
                 rest = spec[len(module) + 1 :] if spec != module else ""
-                return posixpath.join(root, rest) if root and rest else (root or rest)
+                directory = posixpath.join(root, rest) if root and rest else (root or rest)
+                owner = self._module_root(directory)
+                return directory if owner is None or owner == root else None
         return None
 
 
@@ -784,11 +814,13 @@ class Go(LanguageModule):
         " and their methods, named types, fields, package constants/variables, doc comments, signatures"
     )
     resolution = (
-        "packages are directories (module path inferred from the import paths), same-package names without"
+        "packages are directories (module paths from go.mod, else inferred from the import paths),"
+        " same-package names without"
         " import, typed receivers/params/locals/range values, declared result types, embedding promotes"
         " methods, default-build files (//go:build, _os_arch.go) preferred"
     )
     extensions = (".go",)
+    manifests = (GO_MOD,)
     builtins = BUILTINS
     test_suffixes = ("_test.go",)
     # protoc and grpc-gateway output; everything else generated carries the banner
@@ -811,8 +843,21 @@ class Go(LanguageModule):
         they hold test inputs, often deliberately invalid)."""
         return path.endswith("_test.go") or "/testdata/" in f"/{path}"
 
+    def read_manifests(self, project, manifests: dict[str, str | None]) -> dict[str, str]:
+        """Each go.mod's ``module`` directive: (module path, its directory) for ``prepare``; a go.mod
+        that cannot be read or declares no module is left out, with the reason."""
+        declared, problems = [], {}
+        for path, body in manifests.items():
+            module = module_directive(body) if body is not None else None
+            if module is None:
+                problems[path] = "unreadable (or not UTF-8)" if body is None else "no module directive"
+                continue
+            declared.append((module, posixpath.dirname(path)))
+        project.lang_state[GO_MOD] = declared
+        return problems
+
     def prepare(self, project, files) -> None:
-        project.lang_state["go"] = _Packages(files)
+        project.lang_state["go"] = _Packages(files, project.lang_state.get(GO_MOD, []))
 
     def project_wide(self, fx) -> frozenset[str]:
         """The module path is voted for by every file's domain-like import paths against the

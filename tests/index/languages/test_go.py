@@ -306,3 +306,86 @@ def test_every_operation_answers_on_the_go_fixture(go, monkeypatch):
         "codegraph_explore": ({"query": "how does the store add an item and log it"}, "func (s *Store) Add"),
     }
     answers(root, cases)
+
+
+def _go_tree(root, files: dict[str, str]) -> None:
+    for rel, body in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(body)
+
+
+def test_the_module_path_comes_from_go_mod_even_for_a_single_import(tmp_path):
+    # A minimal module: one import of its own package. Inference from import paths alone does not
+    # trust one lone import; go.mod says the module is example.com/m, so sub.S() is sub/s.go's S
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    _go_tree(
+        tmp_path,
+        {
+            "go.mod": "// the app\nmodule example.com/m // its path\n\ngo 1.21\n",
+            "m.go": 'package main\n\nimport "example.com/m/sub"\n\nfunc main() {\n\tsub.S()\n}\n',
+            "sub/s.go": "package sub\n\nfunc S() {}\n",
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert edges(reader, "calls") == {("main", "sub/s.go:S")}
+    # another module path in go.mod: example.com/m/sub is no project package any more, on a sync too
+    (tmp_path / "go.mod").write_text("module example.com/other\n")
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert edges(reader, "calls") == set()
+        assert ("m.go", "sub.S") in unresolved(reader)
+
+
+def test_a_nested_go_mod_is_another_module(tmp_path):
+    # tools/go.mod declares example.com/tools: its packages are imported by that path, and the outer
+    # module's path into that directory names no package of the outer module (read from the go.mod files)
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    _go_tree(
+        tmp_path,
+        {
+            "go.mod": "module example.com/m\n",
+            "m.go": (
+                'package main\n\nimport (\n\t"example.com/m/tools/gen"\n\tother "example.com/tools/gen"\n)\n\n'
+                "func main() {\n\tgen.Run()\n\tother.Run()\n}\n"
+            ),
+            "tools/go.mod": 'module "example.com/tools"\n',
+            "tools/gen/gen.go": "package gen\n\nfunc Run() {}\n",
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        calls = rows(
+            reader,
+            "SELECT e.line, t.file_path FROM edges e JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls'",
+        )
+        assert calls == [(10, "tools/gen/gen.go")]
+        assert ("m.go", "gen.Run") in unresolved(reader)
+
+
+def test_a_go_mod_without_a_module_line_is_reported_and_inference_takes_over(tmp_path):
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.query.status import status
+    from codegraph.store.reader import Reader
+
+    _go_tree(
+        tmp_path,
+        {
+            "go.mod": "go 1.21\n",
+            "a.go": 'package a\n\nimport (\n\t"example.com/a/x"\n\t"example.com/a/y"\n)\n\nfunc A() { x.X(); y.Y() }\n',
+            "x/x.go": "package x\n\nfunc X() {}\n",
+            "y/y.go": "package y\n\nfunc Y() {}\n",
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        # two imports agree on example.com/a at the root: the inferred module path
+        assert edges(reader, "calls") == {("A", "x/x.go:X"), ("A", "y/y.go:Y")}
+        assert status(reader).manifests == {"go.mod": "no module directive"}
