@@ -446,6 +446,7 @@ class CFamilyExtractor(Extractor):
         self.source, self.tree = prepared(self.source, self.cpp, self.lang.grammar)
         self._arities: dict[tuple[int, int], int] = {}  # (line, col) of a call → its argument count
         self._anon: list[tuple[int, int]] = []  # byte ranges of anonymous namespaces
+        self._access_memo: dict[int, dict[int, str]] = {}  # class body's node id → _access_labels
         out = super().run()
         for r in out.refs:
             r.arity = self._arities.get((r.line, r.col))
@@ -804,8 +805,14 @@ class CFamilyExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
-        arity = _arity(ts.child_by_field_name("arguments"))
-        self._passed(ts)
+        args = ts.child_by_field_name("arguments")
+        listed = args.named_children if args is not None else ()
+        arity = (
+            sum(1 for c in listed if c.type != "comment")
+            if args is not None and args.type in _ARG_LISTS
+            else None
+        )
+        self._passed(listed)
         if fn.type == "identifier":
             bare = text(fn)
             if bare in KEYWORDS:
@@ -830,12 +837,12 @@ class CFamilyExtractor(Extractor):
         self.call_ref(ts, name)
         self._arity_at(ts, arity)
 
-    def _passed(self, call) -> None:
-        """Functions passed as arguments (``qsort(xs, n, size, compare)``, ``subscribe(&on_event)``,
-        ``&Printer::print``): ``value`` references, so impact finds the place that passes them (a
-        parameter or local of that name is data: the resolver's locals hide the function)."""
-        args = call.child_by_field_name("arguments")
-        for a in args.named_children if args is not None else ():
+    def _passed(self, args) -> None:
+        """Functions passed as arguments (``args``: a call's argument nodes) (``qsort(xs, n, size,
+        compare)``, ``subscribe(&on_event)``, ``&Printer::print``): ``value`` references, so impact
+        finds the place that passes them (a parameter or local of that name is data: the resolver's
+        locals hide the function)."""
+        for a in args:
             if a.type == "pointer_expression" and a.child_by_field_name("operator") is not None:
                 if text(a.child_by_field_name("operator")) != "&":
                     continue
@@ -949,9 +956,27 @@ class CFamilyExtractor(Extractor):
             ):
                 node.visibility = "private"
         if node.kind in ("method", "field") and self.cpp:
-            access = _access(ts)
+            access = self._access(ts)
             if access:
                 node.visibility = access
+
+    def _access(self, ts) -> str | None:
+        """public/private/protected from the nearest access label above a member, else the default
+        of its class or struct. Each class body's labels are read once: walking back sibling by
+        sibling (each step a scan of the parent's children in tree-sitter) was quadratic in the
+        members of a class."""
+        parent = ts.parent
+        if parent is None:
+            return None
+        labels = self._access_memo.get(parent.id)
+        if labels is None:
+            labels = self._access_memo[parent.id] = _access_labels(parent)
+        access = labels.get(ts.id)
+        if access is not None:
+            return access
+        if parent.type == "field_declaration_list" and parent.parent is not None:
+            return "private" if parent.parent.type == "class_specifier" else "public"
+        return None
 
     def _function_details(self, node: Node, d: Def) -> None:
         ts = d.ts
@@ -1000,9 +1025,12 @@ class CFamilyExtractor(Extractor):
                     node.type_parameters = names or None
 
 
+_ARG_LISTS = ("argument_list", "initializer_list")
+
+
 def _arity(args) -> int | None:
     """How many arguments an argument list (or braced initialiser) passes; None when unknown."""
-    if args is None or args.type not in ("argument_list", "initializer_list"):
+    if args is None or args.type not in _ARG_LISTS:
         return None
     return sum(1 for c in args.named_children if c.type != "comment")
 
@@ -1097,17 +1125,17 @@ def _split_params(inner: str) -> list[str]:
     return [p for p in out if p]
 
 
-def _access(ts) -> str | None:
-    """public/private/protected from the nearest access label above a member."""
-    p = ts.prev_sibling
-    while p is not None:
-        if p.type == "access_specifier":
-            return text(p).rstrip(":").strip()
-        p = p.prev_sibling
-    parent = ts.parent
-    if parent is not None and parent.type == "field_declaration_list" and parent.parent is not None:
-        return "private" if parent.parent.type == "class_specifier" else "public"
-    return None
+def _access_labels(parent) -> dict[int, str]:
+    """Node id of each child of ``parent`` → the nearest access label above it (public/private/
+    protected), for the children below one."""
+    labels: dict[int, str] = {}
+    current = None
+    for c in parent.children:
+        if current is not None:
+            labels[c.id] = current
+        if c.type == "access_specifier":
+            current = text(c).rstrip(":").strip()
+    return labels
 
 
 # ---------------------------------------------------------------------------------------------------
