@@ -95,19 +95,26 @@ def _blank(out: bytearray, a: int, b: int) -> None:
     out[a:b] = out[a:b].translate(_BLANKED)
 
 
+_GROUP_BYTES: dict[bytes, re.Pattern] = {}  # stops → a pattern of the bytes group_end acts on
+
+
 def group_end(m: bytes, i: int, stops: bytes = b"{}") -> int:
     """Index just past the parenthesised group opening at ``m[i]``, or -1 (unbalanced, or a byte of
-    ``stops`` met on the way, within 4,000 bytes)."""
+    ``stops`` met on the way, within 4,000 bytes). The regex engine skips the other bytes (a
+    Python loop over each byte was a sixth of blank_macros on cpp-abseil)."""
+    pattern = _GROUP_BYTES.get(stops)
+    if pattern is None:
+        pattern = _GROUP_BYTES[stops] = re.compile(b"[()" + re.escape(stops) + b"]")
     depth = 0
-    for j in range(i, min(len(m), i + 4000)):
-        c = m[j]
+    for mt in pattern.finditer(m, i, min(len(m), i + 4000)):
+        c = m[mt.start()]
         if c == 40:
             depth += 1
         elif c == 41:
             depth -= 1
             if depth == 0:
-                return j + 1
-        elif c in stops:
+                return mt.start() + 1
+        else:
             return -1
     return -1
 
@@ -139,7 +146,7 @@ def _in_directive(m: bytes, line_start: int) -> bool:
 _NAMESPACE_HEAD = re.compile(rb"(?:\bnamespace\b[\w\s:]*|\bextern\s+\"x\"\s*)$")
 
 
-_BRACES = re.compile(rb"[{};]")
+_BRACES = re.compile(rb"[{}]")
 
 
 def _brace_scopes(m: bytes) -> list[tuple[int, bool]]:
@@ -148,21 +155,23 @@ def _brace_scopes(m: bytes) -> list[tuple[int, bool]]:
     out: list[tuple[int, bool]] = [(0, False)]
     stack: list[bool] = []  # True: a namespace / extern "C" block
     others = 0  # entries of ``stack`` that are not namespace blocks
-    last = 0
+    last = 0  # just past the previous brace
     for mt in _BRACES.finditer(m):
         i = mt.start()
         c = m[i]
         if c == 123:  # {
-            namespace = (m.find(b"namespace", last, i) >= 0 or m.find(b"extern", last, i) >= 0) and bool(
-                _NAMESPACE_HEAD.search(m[last:i].strip())
+            # the block's head starts after the previous brace or ``;`` (found here, not visited
+            # one by one: two thirds of the loop's turns on cpp-abseil were semicolons)
+            head = max(last, m.rfind(b";", last, i) + 1)
+            namespace = (m.find(b"namespace", head, i) >= 0 or m.find(b"extern", head, i) >= 0) and bool(
+                _NAMESPACE_HEAD.search(m[head:i].strip())
             )
             stack.append(namespace)
             others += not namespace
-        elif c == 125 and stack:  # }
+        elif stack:  # }
             others -= not stack.pop()
         last = i + 1
-        if c != 59:
-            out.append((i, others > 0))
+        out.append((i, others > 0))
     return out
 
 

@@ -446,6 +446,7 @@ class CFamilyExtractor(Extractor):
         self.source, self.tree = prepared(self.source, self.cpp, self.lang.grammar)
         self._arities: dict[tuple[int, int], int] = {}  # (line, col) of a call → its argument count
         self._anon: list[tuple[int, int]] = []  # byte ranges of anonymous namespaces
+        self._access_memo: dict[int, dict[int, str]] = {}  # class body's node id → _access_labels
         out = super().run()
         for r in out.refs:
             r.arity = self._arities.get((r.line, r.col))
@@ -804,8 +805,14 @@ class CFamilyExtractor(Extractor):
         fn = ts.child_by_field_name("function")
         if fn is None:
             return
-        arity = _arity(ts.child_by_field_name("arguments"))
-        self._passed(ts)
+        args = ts.child_by_field_name("arguments")
+        listed = args.named_children if args is not None else ()
+        arity = (
+            sum(1 for c in listed if c.type != "comment")
+            if args is not None and args.type in _ARG_LISTS
+            else None
+        )
+        self._passed(listed)
         if fn.type == "identifier":
             bare = text(fn)
             if bare in KEYWORDS:
@@ -830,12 +837,12 @@ class CFamilyExtractor(Extractor):
         self.call_ref(ts, name)
         self._arity_at(ts, arity)
 
-    def _passed(self, call) -> None:
-        """Functions passed as arguments (``qsort(xs, n, size, compare)``, ``subscribe(&on_event)``,
-        ``&Printer::print``): ``value`` references, so impact finds the place that passes them (a
-        parameter or local of that name is data: the resolver's locals hide the function)."""
-        args = call.child_by_field_name("arguments")
-        for a in args.named_children if args is not None else ():
+    def _passed(self, args) -> None:
+        """Functions passed as arguments (``args``: a call's argument nodes) (``qsort(xs, n, size,
+        compare)``, ``subscribe(&on_event)``, ``&Printer::print``): ``value`` references, so impact
+        finds the place that passes them (a parameter or local of that name is data: the resolver's
+        locals hide the function)."""
+        for a in args:
             if a.type == "pointer_expression" and a.child_by_field_name("operator") is not None:
                 if text(a.child_by_field_name("operator")) != "&":
                     continue
@@ -949,9 +956,27 @@ class CFamilyExtractor(Extractor):
             ):
                 node.visibility = "private"
         if node.kind in ("method", "field") and self.cpp:
-            access = _access(ts)
+            access = self._access(ts)
             if access:
                 node.visibility = access
+
+    def _access(self, ts) -> str | None:
+        """public/private/protected from the nearest access label above a member, else the default
+        of its class or struct. Each class body's labels are read once: walking back sibling by
+        sibling (each step a scan of the parent's children in tree-sitter) was quadratic in the
+        members of a class."""
+        parent = ts.parent
+        if parent is None:
+            return None
+        labels = self._access_memo.get(parent.id)
+        if labels is None:
+            labels = self._access_memo[parent.id] = _access_labels(parent)
+        access = labels.get(ts.id)
+        if access is not None:
+            return access
+        if parent.type == "field_declaration_list" and parent.parent is not None:
+            return "private" if parent.parent.type == "class_specifier" else "public"
+        return None
 
     def _function_details(self, node: Node, d: Def) -> None:
         ts = d.ts
@@ -1000,9 +1025,12 @@ class CFamilyExtractor(Extractor):
                     node.type_parameters = names or None
 
 
+_ARG_LISTS = ("argument_list", "initializer_list")
+
+
 def _arity(args) -> int | None:
     """How many arguments an argument list (or braced initialiser) passes; None when unknown."""
-    if args is None or args.type not in ("argument_list", "initializer_list"):
+    if args is None or args.type not in _ARG_LISTS:
         return None
     return sum(1 for c in args.named_children if c.type != "comment")
 
@@ -1013,10 +1041,8 @@ def param_range(signature: str | None, name: str) -> tuple[int, int | None] | No
     the first, ``...`` lifts the second (None = unbounded); None when the text has no list."""
     if not signature:
         return None
-    m = re.search(re.escape(name) + r"\s*\(", signature)
-    if m is None:
-        return None
-    inner = _params_text(signature, m.end() - 1)
+    open_at = _open_paren_after(signature, name)
+    inner = _params_text(signature, open_at) if open_at != -1 else None
     if inner is None:
         return None
     params = _split_params(inner)
@@ -1037,8 +1063,8 @@ def param_key(signature: str | None, name: str) -> tuple[str, ...] | None:
     the definition of the same overload."""
     if not signature:
         return None
-    m = re.search(re.escape(name) + r"\s*\(", signature)
-    inner = _params_text(signature, m.end() - 1) if m is not None else None
+    open_at = _open_paren_after(signature, name)
+    inner = _params_text(signature, open_at) if open_at != -1 else None
     if inner is None:
         return None
     key = []
@@ -1049,6 +1075,21 @@ def param_key(signature: str | None, name: str) -> tuple[str, ...] | None:
             tokens = tokens[:-1]
         key.append(" ".join(tokens))
     return tuple(key)
+
+
+def _open_paren_after(signature: str, name: str) -> int:
+    r"""Where ``re.search(re.escape(name) + r"\s*\(", signature)`` finds the ``(``, or -1, without a
+    regex per name (the re module's cache holds 512: cpp-abseil's resolution compiled 469 patterns,
+    a third of param_range's time)."""
+    i = signature.find(name)
+    while i != -1:
+        j = i + len(name)
+        while j < len(signature) and signature[j].isspace():  # what ``\s`` matches in a str pattern
+            j += 1
+        if signature.startswith("(", j):
+            return j
+        i = signature.find(name, i + 1)
+    return -1
 
 
 def _params_text(signature: str, open_at: int) -> str | None:
@@ -1084,17 +1125,17 @@ def _split_params(inner: str) -> list[str]:
     return [p for p in out if p]
 
 
-def _access(ts) -> str | None:
-    """public/private/protected from the nearest access label above a member."""
-    p = ts.prev_sibling
-    while p is not None:
-        if p.type == "access_specifier":
-            return text(p).rstrip(":").strip()
-        p = p.prev_sibling
-    parent = ts.parent
-    if parent is not None and parent.type == "field_declaration_list" and parent.parent is not None:
-        return "private" if parent.parent.type == "class_specifier" else "public"
-    return None
+def _access_labels(parent) -> dict[int, str]:
+    """Node id of each child of ``parent`` → the nearest access label above it (public/private/
+    protected), for the children below one."""
+    labels: dict[int, str] = {}
+    current = None
+    for c in parent.children:
+        if current is not None:
+            labels[c.id] = current
+        if c.type == "access_specifier":
+            current = text(c).rstrip(":").strip()
+    return labels
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1207,7 +1248,10 @@ class CFamily(LanguageModule):
             return None
         if not self.cpp_rules or node.kind not in ("function", "method"):
             return node
-        family = _overloads(project, self, node)
+        memo = project.lang_state["c"].setdefault("overloads", {})
+        family = memo.get(node.id)
+        if family is None:  # asked again for every call reaching ``node`` (cpp-abseil: 17,679 calls)
+            family = memo[node.id] = _overloads(project, self, node)
         if len(family) == 1:
             return node
         if ref.arity is None:
@@ -1444,23 +1488,35 @@ class Cpp(CFamily):
 
     def _included_type(self, project, path: str, name: str) -> Node | None:
         """The one class the headers ``path`` includes (transitively) declare ``name`` with."""
-        closures = project.lang_state["c"].setdefault("included", {})
+        state = project.lang_state["c"]
+        closures = state.setdefault("included", {})
         if path not in closures:
+            direct = state.setdefault("direct_includes", {})  # file -> the files it includes
             seen = {path}
             order: list[str] = []
             queue = [path]
             while queue and len(order) < MAX_INCLUDED_FILES:
                 current = queue.pop(0)
-                for star in project.star.get(current, ()):
-                    header = project.module_file(current, star.module)
-                    if header is not None and header not in seen:
+                heads = direct.get(current)
+                # each header's includes looked up once, not once per closure it is in (cpp-abseil:
+                # 97,000 look-ups)
+                if heads is None:
+                    heads = direct[current] = [
+                        h
+                        for star in project.star.get(current, ())
+                        if (h := project.module_file(current, star.module)) is not None
+                    ]
+                for header in heads:
+                    if header not in seen:
                         seen.add(header)
                         order.append(header)
                         queue.append(header)
-            closures[path] = order
+            # only the headers with file-level type facts can answer (cpp-abseil: 1,318 lookups
+            # walked whole include closures)
+            closures[path] = [h for h in order if project.types.get(f"file:{h}")]
         found: dict[str, Node] = {}
         for header in closures[path]:
-            for value in project.types.get(f"file:{header}", {}).get(name, ()):
+            for value in project.types[f"file:{header}"].get(name, ()):
                 cls = project.class_of(header, f"file:{header}", value)
                 if cls is None:
                     return None  # a type we cannot follow: no guess

@@ -1,16 +1,15 @@
 ; Ruby: the syntax nodes the extractor turns into symbols and references.
 ; Definitions
-(module name: (_) @name) @definition.module
-(class name: (_) @name) @definition.class
+(module name: (_)) @definition.module
+(class name: (_)) @definition.class
 (singleton_class) @definition.singleton_class
-(method name: (_) @name) @definition.method
-(singleton_method name: (_) @name) @definition.singleton_method
+(method name: (_)) @definition.method
+(singleton_method name: (_)) @definition.singleton_method
 (assignment left: (constant)) @definition.constant
-; Loads and mixins are calls with a known method name and no receiver
-(call method: (identifier) @_load (#match? @_load "^(require|require_relative|load|autoload)$")) @import
-(call method: (identifier) @_mixin (#match? @_mixin "^(include|extend|prepend)$")) @reference.mixin
 ; Calls (a bare identifier is a call when it is not a local variable: the extractor's own walk finds
-; those, reference.identifier)
+; those, reference.identifier). Loads (require, require_relative, load, autoload → import) and mixins
+; (include, extend, prepend → reference.mixin) are the calls of those names: the extractor picks them
+; from these captures (a #match? predicate cost as much as the rest of the query)
 (call) @reference.call
 ; Method aliases: `alias new old` (alias_method is a call, read with the calls)
 (alias) @reference.alias
