@@ -20,6 +20,8 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
+import tomlkit
+
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
@@ -329,6 +331,16 @@ def unwrap_item_macros(source: bytes, parser) -> tuple[bytes, tree_sitter.Tree |
             buf[start:end] = bytes(b if b == 0x0A else 0x20 for b in buf[start:end])
         source = bytes(buf)
     return source, None
+
+
+CARGO = "Cargo.toml"
+
+
+def _is_crate_root(path: str) -> bool:
+    return (
+        posixpath.basename(path) in ("lib.rs", "main.rs")
+        and posixpath.basename(posixpath.dirname(path)) == "src"
+    )
 
 
 class RustExtractor(Extractor):
@@ -850,10 +862,11 @@ class Rust(LanguageModule):
         "modules, consts, statics, type aliases, doc comments, signatures"
     )
     resolution = (
-        "mod tree and use paths (crate/self/super, workspace crates), self/Self to the impl type, typed "
-        "params, fields and lets, Type::new() return types, calls inside macro arguments"
+        "mod tree and use paths (crate/self/super, workspace crates named by Cargo.toml), self/Self to the"
+        " impl type, typed params, fields and lets, Type::new() return types, calls inside macro arguments"
     )
     extensions = (".rs",)
+    manifests = (CARGO,)
     builtins = BUILTINS
     self_names = frozenset({"self", "Self"})
     self_type_annotations = frozenset({"Self"})
@@ -863,19 +876,48 @@ class Rust(LanguageModule):
     extractor = RustExtractor
 
     # ------------------------------------------------------------ module tree
+    def read_manifests(self, project, manifests: dict[str, str | None]) -> dict[str, str]:
+        """Each Cargo.toml's crate name (``[lib] name``, else ``[package] name`` with ``-`` as ``_``)
+        by its directory, for ``prepare``; a workspace-only manifest names no crate. One that cannot
+        be read or parsed is left out, with the reason (the crate is then named after its folder)."""
+        names: dict[str, str] = {}
+        problems: dict[str, str] = {}
+        for path, body in manifests.items():
+            if body is None:
+                problems[path] = "unreadable (or not UTF-8)"
+                continue
+            try:
+                doc = tomlkit.parse(body).unwrap()
+            except Exception as exc:  # tomlkit raises its own ParseError family and ValueError
+                problems[path] = (
+                    f"not parseable: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}"
+                )
+                continue
+            lib, package = doc.get("lib"), doc.get("package")
+            name = lib.get("name") if isinstance(lib, dict) else None
+            if not isinstance(name, str) and isinstance(package, dict):
+                name = package.get("name")
+            if isinstance(name, str) and name:
+                names[posixpath.dirname(path)] = name.replace("-", "_")
+        project.lang_state[CARGO] = names
+        return problems
+
     def prepare(self, project, files) -> None:
         paths = {f.path for f in files}
+        declared: dict[str, str] = project.lang_state.get(CARGO, {})
         crates: dict[str, str] = {}
         for p in sorted(paths):
-            if (
-                posixpath.basename(p) in ("lib.rs", "main.rs")
-                and posixpath.basename(posixpath.dirname(p)) == "src"
-            ):
+            if _is_crate_root(p):
                 crate_dir = posixpath.dirname(posixpath.dirname(p))
-                name = posixpath.basename(crate_dir).replace("-", "_")
+                name = declared.get(crate_dir) or posixpath.basename(crate_dir).replace("-", "_")
                 if name and (name not in crates or p.endswith("lib.rs")):
                     crates[name] = p
         project.lang_state["rust"] = _Tree(paths, crates)
+
+    def project_wide(self, fx) -> frozenset[str]:
+        """A crate root (``src/lib.rs``, ``src/main.rs``) added or removed makes its crate's name (from
+        Cargo.toml, which names no file) answer or stop answering everywhere: a full re-resolution."""
+        return frozenset({f"crate-root:{fx.path}"}) if _is_crate_root(fx.path) else frozenset()
 
     def module_names(self, path: str) -> frozenset[str]:
         """A crate is named after the folder above its ``src/`` (``foo-bar/src/lib.rs``: ``foo_bar``)."""

@@ -329,3 +329,69 @@ def test_a_call_chained_after_a_field_access_resolves_through_the_field_type_and
     # the two methods of that name
     assert ("Regex::through_a_box", "Exec::boxed") in calls
     assert not {t for s, t in calls if s == "Regex::through_a_box"} - {"Exec::boxed", "Box::new"}
+
+
+def _tree(root, files: dict[str, str]) -> None:
+    for rel, body in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(body)
+
+
+def _calls(root) -> set[tuple[str, str]]:
+    from codegraph.store.reader import Reader
+
+    with Reader(root) as reader:
+        rows = reader.conn.execute(
+            "SELECT s.file_path, t.file_path FROM edges e JOIN nodes s ON s.id = e.source"
+            " JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls'"
+        )
+        return {tuple(r) for r in rows}
+
+
+def test_a_workspace_crate_is_named_by_its_cargo_toml_not_its_folder(tmp_path):
+    # crates/util-dir/Cargo.toml says `name = "fancy_util"`: `use fancy_util::go` in app is that crate's
+    # go (the folder name util_dir names nothing); read from the manifests below
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.query.status import status
+    from codegraph.store.reader import Reader
+
+    _tree(
+        tmp_path,
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["crates/util-dir", "app", "broken"]\n',
+            "crates/util-dir/Cargo.toml": '[package]\nname = "fancy-util"\nversion = "0.1.0"\n',
+            "crates/util-dir/src/lib.rs": "pub fn go() {}\n",
+            "app/Cargo.toml": '[package]\nname = "app"\n',
+            "app/src/main.rs": "use fancy_util::go;\n\nfn main() {\n    go();\n    util_dir::go();\n}\n",
+            "broken/Cargo.toml": "[package\nname = 1\n",
+            "broken/src/lib.rs": "pub fn f() {}\n",
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert _calls(tmp_path) == {("app/src/main.rs", "crates/util-dir/src/lib.rs")}
+    with Reader(tmp_path) as reader:
+        problems = status(reader).manifests
+    assert list(problems) == ["broken/Cargo.toml"] and problems["broken/Cargo.toml"].startswith(
+        "not parseable"
+    )
+
+
+def test_a_crate_root_added_later_is_found_by_its_cargo_name_on_sync(tmp_path):
+    # the crate's lib.rs arrives after the first index: a sync gives the full index's edge
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+
+    _tree(
+        tmp_path,
+        {
+            "lib/Cargo.toml": '[package]\nname = "core_bits"\n',
+            "app/Cargo.toml": '[package]\nname = "app"\n',
+            "app/src/main.rs": "fn main() {\n    core_bits::go();\n}\n",
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert _calls(tmp_path) == set()
+    _tree(tmp_path, {"lib/src/lib.rs": "pub fn go() {}\n"})
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert _calls(tmp_path) == {("app/src/main.rs", "lib/src/lib.rs")}
