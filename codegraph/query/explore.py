@@ -149,6 +149,10 @@ CHINESE_VOCAB: dict[str, list[str]] = {
 }
 
 
+def _has_digit(token: str) -> bool:
+    return any(c.isdigit() for c in token)
+
+
 def identifier_shaped(token: str) -> bool:
     """camelCase, PascalCase, snake_case or qualified (``a.b``, ``A::b``); a lowercase word is not, and
     neither is an all-caps word (``WHERE``, ``SQL``: prose emphasis; ``MAX_SIZE`` has its underscore)."""
@@ -176,8 +180,8 @@ def question_terms(text: str, extra_vocab: dict[str, list[str]] | None = None) -
         tok = tok.strip(".")
         if identifier_shaped(tok):
             identifiers.append(tok)
-        elif tok.lower() not in STOPWORDS and len(tok) > 2:
-            words.append(tok.lower())
+        elif tok.lower() not in STOPWORDS and (len(tok) > 2 or _has_digit(tok)):
+            words.append(tok.lower())  # a two-letter word is noise, a two-character name (c5, A5) is not
     for run in _CJK.findall(text):
         for key, values in vocab.items():
             if key in run:

@@ -435,3 +435,15 @@ def test_tests_named_by_the_questions_words_are_damped_out_of_the_shown_seeds_no
     shown = ranking.seeds[:6]  # the envelope's "Seeds:" line
     assert sum(n.file_path.startswith("tests/") for n in shown) <= 1, [n.qualified_name for n in shown]
     assert any(n.file_path.startswith("tests/") for n in ranking.seeds)  # still reachable
+
+
+def test_a_two_character_name_with_a_digit_is_a_term_a_two_letter_word_is_not(tmp_path):
+    # `explore c5` answered "No symbol matches" while `node c5` found the function: tokens of two
+    # characters were all dropped as noise
+    assert explore.question_terms("where is c5 used and what is A5").words == ["c5", "a5"]
+    assert "is" not in explore.question_terms("what is it").words
+    root = tmp_path / "short"
+    _write(root, {"m.py": "def c5():\n    return 1\n\n\ndef caller():\n    return c5()\n"})
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as reader:
+        assert [n.name for n in explore.rank(reader, "c5").seeds][:1] == ["c5"]
