@@ -166,6 +166,12 @@ class InputTooLong(CodegraphError):
     exit_code = 2
 
 
+class InputEmpty(CodegraphError):
+    """A question, task or search query is empty or only whitespace: nothing to match or rank."""
+
+    exit_code = 2
+
+
 class InputNotText(CodegraphError):
     """An argument used as a name is not valid UTF-8 (the shell passed bytes such as ``x\xff``): names
     in the index are UTF-8 text, so none can match it."""

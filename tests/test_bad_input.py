@@ -377,3 +377,27 @@ def test_a_fifo_named_like_a_rules_file_does_not_hang_init(tmp_path, name):
         assert init.stderr.strip() == f"codegraph: {tmp_path / name}: cannot be read (not a regular file)"
     else:  # rules that cannot be read are no rules: the walk goes on
         assert init.returncode == 0 and "indexed: 1 file" in init.stderr, init.stderr
+
+
+def test_an_empty_question_task_or_query_is_a_usage_error_not_an_empty_answer(tmp_path, monkeypatch):
+    # `explore ""` answered "No symbol in the index matches" with exit 0, as if the index were at fault
+    from codegraph.mcp.dispatch import call_tool
+
+    root = copy_fixture("python", tmp_path)
+    assert cg("init", str(root)).returncode == 0
+    for args in (
+        ("explore", ""),
+        ("explore", "   "),
+        ("context", " "),
+        ("search", ""),
+        ("search", "", "--json"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "codegraph", *args], cwd=root, capture_output=True, text=True
+        )
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert "is empty" in proc.stderr
+    assert json.loads(proc.stdout)["error"] == "InputEmpty"
+    monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
+    answer = call_tool("codegraph_explore", {"query": " "}, default_root=root)
+    assert answer["isError"] and "question is empty" in answer["content"][0]["text"]

@@ -672,7 +672,7 @@ def explore(
         An :class:`ExploreResult` whose rendering stays within ``max_chars`` (default: sized to the
         repository, at most 25,000 characters).
     """
-    check_text(question, "query")
+    check_text(question, "question", required=True)
     budget = min(max_chars or budget_for(reader.file_count), HARD_CEILING)
     ranking = rank(reader, question, extra_vocab=extra_vocab)
     result = ExploreResult(question, budget, ranking.seeds[:8], [], [], [], [])
@@ -931,7 +931,7 @@ def context(
     reader: Reader, task: str, *, limit: int = 20, extra_vocab: dict[str, list[str]] | None = None
 ) -> ContextResult:
     """A task description (English or Chinese) → the most relevant symbols, ranked."""
-    check_text(task, "task")
+    check_text(task, "task", required=True)
     ranking = rank(reader, task, extra_vocab=extra_vocab, drop_words=TASK_VERBS)
     penalties = {fs.path: fs.penalty for fs in ranking.files}
     scored = [

@@ -17,7 +17,7 @@ class SearchResult:
 
 def search(reader: Reader, query: str, *, kind: str | None = None, limit: int = 20) -> SearchResult:
     """Symbols matching ``query``: exact names first, then full-text matches (bm25)."""
-    check_text(query, "query")
+    check_text(query, "query", required=True)
     exact = [(n, 1000.0) for n in reader.nodes_named(query.strip())] if query.strip().isidentifier() else []
     if kind:
         exact = [h for h in exact if h[0].kind == kind]

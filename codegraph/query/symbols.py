@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 
-from codegraph.errors import InputTooLong, SymbolNotFound
+from codegraph.errors import InputEmpty, InputTooLong, SymbolNotFound
 from codegraph.index.languages import language_for
 from codegraph.model import Node
 from codegraph.store.reader import Reader
@@ -15,14 +15,18 @@ MAX_PATH = 4_096
 _KIND_RANK = {"class": 0, "interface": 1, "function": 2, "method": 3, "type_alias": 4, "enum": 5}
 
 
-def check_text(value: str | None, what: str, limit: int = MAX_TEXT) -> str | None:
-    """Bounds for every text argument (10,000 chars; 4,096 for paths).
+def check_text(value: str | None, what: str, limit: int = MAX_TEXT, *, required: bool = False) -> str | None:
+    """Bounds for every text argument (10,000 chars; 4,096 for paths); a ``required`` one (a question,
+    a task, a search query) must hold more than whitespace.
 
     Raises:
         InputTooLong: over the bound.
+        InputEmpty: ``required`` and empty.
     """
     if value is not None and len(value) > limit:
         raise InputTooLong(f"{what} is {len(value)} characters; the limit is {limit}.")
+    if required and not (value or "").strip():
+        raise InputEmpty(f"The {what} is empty: ask in words or name a symbol, a file or a folder.")
     return value
 
 
