@@ -65,3 +65,21 @@ def answers(root, cases: dict) -> None:
         body = result["content"][0]["text"]
         assert result["isError"] is False, (tool, body[:500])
         assert expected in body, (tool, body[:1500])
+
+
+def calls_with_how(root) -> list[tuple[int, str, str]]:
+    """(line, target qualified name, resolvedBy) of every ``calls`` edge of the index at ``root``,
+    indexed first, by line then target."""
+    import json
+
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+
+    index_project(ProjectPaths(root))
+    with Reader(root) as reader:
+        found = reader.conn.execute(
+            "SELECT t.qualified_name, e.line, e.metadata FROM edges e JOIN nodes t ON t.id = e.target"
+            " WHERE e.kind = 'calls' ORDER BY e.line, t.qualified_name"
+        ).fetchall()
+    return [(line, target, json.loads(meta)["resolvedBy"]) for target, line, meta in found]

@@ -11,7 +11,7 @@ from codegraph.index.extract import extract
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.index.languages.csharp import blank_preprocessor
 from codegraph.query.relations import callees, callers
-from tests.index.languages.fixture_graph import answers, imported_files
+from tests.index.languages.fixture_graph import answers, calls_with_how, imported_files
 
 ACC = "Ledger.Core.Accounts"
 SVC = "Ledger.Core.Services"
@@ -194,9 +194,6 @@ def test_csharp_a_derived_method_does_not_hide_the_base_overloads_its_call_fits(
     # to its own 1-parameter method at full confidence. Read from the snippet: F(1, null) is A.F,
     # F("x") B's own F, G(2) the override B.G (same parameter list: no ambiguity), H(3) fits both
     # B.H(string) and A.H(int) by count, so it is a guess
-    from codegraph.index.indexer import index_project
-    from codegraph.paths import ProjectPaths
-    from codegraph.store.reader import Reader
 
     (tmp_path / "A.cs").write_text(
         "namespace N {\n"
@@ -212,13 +209,7 @@ def test_csharp_a_derived_method_does_not_hide_the_base_overloads_its_call_fits(
         "  }\n"
         "}\n"
     )
-    index_project(ProjectPaths(tmp_path))
-    with Reader(tmp_path) as reader:
-        rows = reader.conn.execute(
-            "SELECT t.qualified_name, e.line, e.metadata FROM edges e JOIN nodes t ON t.id = e.target"
-            " WHERE e.kind = 'calls' ORDER BY e.line, t.qualified_name"
-        ).fetchall()
-    calls = [(line, target, json.loads(meta)["resolvedBy"]) for target, line, meta in rows]
+    calls = calls_with_how(tmp_path)
     assert calls == [
         (8, "N::A::F", "member"),
         (8, "N::B::F", "member"),

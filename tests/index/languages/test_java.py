@@ -9,7 +9,7 @@ import pytest
 from codegraph.index import source
 from codegraph.index.languages import is_generated_path, module_for
 from codegraph.mcp.dispatch import call_tool
-from tests.index.languages import jvm_sites
+from tests.index.languages import fixture_graph, jvm_sites
 
 SRC = "src/main/java/com/acme/shop/"
 
@@ -187,11 +187,6 @@ def test_java_a_derived_method_does_not_hide_the_base_overloads_its_call_fits(tm
     # in B. Read from the snippet: f(1, null) is A.f (only it takes two), f("x") B's own f, g(2) the
     # override B.g (same parameter list: no ambiguity), h(3) fits both B.h(String) and A.h(int) by
     # count, so it is a guess, not a confident edge to B.h
-    import json
-
-    from codegraph.index.indexer import index_project
-    from codegraph.paths import ProjectPaths
-    from codegraph.store.reader import Reader
 
     (tmp_path / "A.java").write_text(
         "package n;\n"
@@ -209,13 +204,7 @@ def test_java_a_derived_method_does_not_hide_the_base_overloads_its_call_fits(tm
         "  private void h(String s) { h(3); }\n"
         "}\n"
     )
-    index_project(ProjectPaths(tmp_path))
-    with Reader(tmp_path) as reader:
-        rows = reader.conn.execute(
-            "SELECT t.qualified_name, e.line, e.metadata FROM edges e JOIN nodes t ON t.id = e.target"
-            " WHERE e.kind = 'calls' ORDER BY e.line, t.qualified_name"
-        ).fetchall()
-    calls = [(line, target, json.loads(meta)["resolvedBy"]) for target, line, meta in rows]
+    calls = fixture_graph.calls_with_how(tmp_path)
     assert [(line, target) for line, target, _ in calls] == [
         (3, "A::f"),
         (3, "B::f"),
