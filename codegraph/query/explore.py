@@ -169,6 +169,11 @@ def identifier_shaped(token: str) -> bool:
 class Terms:
     identifiers: list[str]
     words: list[str]
+    # path-shaped tokens (``chain.py``, ``django/db/models/query.py``): files the question names
+    paths: list[str] = field(default_factory=list)
+
+
+_PATHLIKE = re.compile(r"[\w$.-]+(?:/[\w$.-]+)*")
 
 
 def question_terms(text: str, extra_vocab: dict[str, list[str]] | None = None) -> Terms:
@@ -190,7 +195,8 @@ def question_terms(text: str, extra_vocab: dict[str, list[str]] | None = None) -
     for key, values in (extra_vocab or {}).items():  # project words in any script
         if not _CJK.search(key) and re.search(rf"(?<![\w]){re.escape(key.lower())}(?![\w])", lowered):
             words.extend(v for v in values if v not in words)
-    return Terms(list(dict.fromkeys(identifiers)), list(dict.fromkeys(words)))
+    paths = [t.strip(".") for t in _PATHLIKE.findall(text) if "." in t.strip(".").rsplit("/", 1)[-1]]
+    return Terms(list(dict.fromkeys(identifiers)), list(dict.fromkeys(words)), list(dict.fromkeys(paths)))
 
 
 @dataclass
@@ -212,6 +218,23 @@ class Ranking:
     terms: Terms
 
 
+def _files_named(reader: Reader, specs: list[str]) -> list[str]:
+    """Indexed files the path-shaped tokens name: the path itself, else every file it ends
+    (``query.py`` → each ``…/query.py``), at most 3 in all; a token that is no source file name
+    (``e.g.``, ``v1.2``) names none."""
+    from codegraph.query.symbols import _is_source_name
+
+    specs = [s for s in specs if _is_source_name(reader, s.rsplit("/", 1)[-1])]
+    if not specs:
+        return []
+    paths = reader.indexed_paths()
+    out: list[str] = []
+    for spec in specs:
+        exact = [p for p in paths if p == spec]
+        out += exact or [p for p in paths if p.endswith("/" + spec)]
+    return list(dict.fromkeys(out))[:3]
+
+
 def _seeds(reader: Reader, terms: Terms, lexical: Lexical, damp) -> dict[str, tuple[Node, float]]:
     """Seed symbol id → (node, weight), each weight times its file's rank multiplier (``damp``:
     path → multiplier): a damped file's symbols stay seeds, below the code doing the work."""
@@ -219,6 +242,12 @@ def _seeds(reader: Reader, terms: Terms, lexical: Lexical, damp) -> dict[str, tu
     from codegraph.query.symbols import find_symbols
 
     seeds: dict[str, tuple[Node, float]] = {}
+    # a file the question names ("what is in chain.py"): its first definitions, in source order
+    named_files = _files_named(reader, terms.paths)
+    for path in named_files:
+        defined = [n for n in reader.file_symbols(path) if n.kind not in DATA_MEMBERS][:12]
+        for n in defined:
+            seeds[n.id] = (n, 3.0 / len(named_files) / max(1, len(defined)) ** 0.5 * damp(n.file_path))
     for tok in terms.identifiers:
         try:
             found = find_symbols(reader, tok, suggestions=False)

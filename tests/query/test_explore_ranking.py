@@ -447,3 +447,22 @@ def test_a_two_character_name_with_a_digit_is_a_term_a_two_letter_word_is_not(tm
     index_project(ProjectPaths(root.resolve()), workers=1)
     with Reader(root) as reader:
         assert [n.name for n in explore.rank(reader, "c5").seeds][:1] == ["c5"]
+
+
+def test_a_file_the_question_names_seeds_its_definitions(tmp_path):
+    # "what is in shop/views.py" found nothing to start from: path tokens were no symbol names.
+    # views.py defines render_rows (line 5) and list_products (line 10); read from the fixture
+    reader = _index_copy(tmp_path, "python")
+    with reader:
+        for question in ("what is in shop/views.py", "explain views.py"):
+            seeds = explore.rank(reader, question).seeds
+            assert {n.name for n in seeds if n.file_path == "shop/views.py"} >= {
+                "render_rows",
+                "list_products",
+            }
+        assert explore.question_terms("see e.g. v1.2 of query.py").paths == ["e.g", "v1.2", "query.py"]
+        # both query.py files of the fixture, none for the tokens that are no source file name
+        assert explore._files_named(reader, ["e.g", "v1.2", "query.py"]) == [
+            "shop/db/query.py",
+            "shop/db/sql/query.py",
+        ]
