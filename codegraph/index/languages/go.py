@@ -712,7 +712,7 @@ def module_directive(go_mod: str) -> str | None:
 class _Packages:
     """Per-project Go tables: package files by directory and the module paths that name them."""
 
-    def __init__(self, files, declared: list[tuple[str, str]] = ()):
+    def __init__(self, files, declared: list[tuple[str, str]] | None = None):
         self.package: dict[str, str] = {}  # path -> package name
         self.default: dict[str, bool] = {}  # path -> in the default build
         self.constraint: dict[str, str] = {}
@@ -726,6 +726,7 @@ class _Packages:
             self.by_dir[posixpath.dirname(f.path)].append(f.path)
         # go.mod's module paths; inference only for trees no go.mod covers (a vendored copy, a corpus
         # shipped without its go.mod)
+        declared = declared or []
         self.declared_roots = [root for _, root in declared]
         inferred = [(m, r) for m, r in self._infer_modules(files) if self._module_root(r) is None]
         self.modules = sorted([*declared, *inferred], key=lambda mr: -len(mr[0]))
