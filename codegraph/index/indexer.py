@@ -737,6 +737,7 @@ def _update(
                     parsed_mentions,
                     new_mentions,
                     partial,
+                    manifests.texts,
                 )
             )
         complete = partial if only is None else partial & only
@@ -951,6 +952,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
             parsed_mentions,
             new_mentions,
             set(reuse_set),
+            manifests.texts,
         )
     if only is None:
         raise LazyUnavailable(f"a full resolution ({why})")
@@ -1020,12 +1022,24 @@ def _remember_mentions(
 
 
 def _plan(
-    conn, parsed, removed, previous, paths, extraction, stats, parsed_mentions, new_mentions, partial
+    conn,
+    parsed,
+    removed,
+    previous,
+    paths,
+    extraction,
+    stats,
+    parsed_mentions,
+    new_mentions,
+    partial,
+    manifests,
 ) -> tuple[set[str] | None, str]:
     """The files to re-resolve (issue 12, ``codegraph.index.incremental``), or None and why all.
     ``paths``: every file of the project after the change, sorted; ``extraction``: path → its
-    extraction (an interface will do). Mentions missing from the index (one written before they were
-    recorded) are added to ``new_mentions``, so the next sync can be incremental."""
+    extraction (an interface will do); ``manifests``: path → text of the project's manifests (the
+    names a language's ``module_names`` reads from them). Mentions missing from the index (one
+    written before they were recorded) are added to ``new_mentions``, so the next sync can be
+    incremental."""
     from codegraph.index import cache
     from codegraph.index.languages import module_for
     from codegraph.store.project_index import ProjectIndex
@@ -1079,7 +1093,7 @@ def _plan(
         linked,
         max_files=max_files,
         project_wide=lambda fx: module_for(fx.language).project_wide(fx),
-        module_names=lambda fx: module_for(fx.language).module_names(fx.path),
+        module_names=lambda fx: module_for(fx.language).module_names(fx.path, manifests),
     )
     return found.files, found.reason
 

@@ -299,9 +299,7 @@ def test_php_namespaces(tmp_path):
 
 
 def test_rust_a_crate_that_appears_and_disappears(tmp_path):
-    # read from the code: b's ``use util_kit::helper`` names crate util_kit, the folder above its src/.
-    # A crate root coming or going re-resolves the project: the name it answers to may be its
-    # Cargo.toml's, which no file's words tell the planner
+    # read from the code: b's ``use util_kit::helper`` names crate util_kit, the folder above its src/
     start = {
         "util-kit/src/lib.rs": "pub fn helper() -> i32 {\n    1\n}\n",
         "app/src/main.rs": "use util_kit::helper;\n\nfn main() {\n    helper();\n}\n",
@@ -311,11 +309,36 @@ def test_rust_a_crate_that_appears_and_disappears(tmp_path):
         tmp_path,
         start,
         [
-            ({"util-kit/src/lib.rs": None}, "full"),
-            ({"util-kit/src/lib.rs": start["util-kit/src/lib.rs"]}, "full"),
+            ({"util-kit/src/lib.rs": None}, "incremental"),
+            ({"util-kit/src/lib.rs": start["util-kit/src/lib.rs"]}, "incremental"),
         ],
     )
     assert ("main", "helper", "util-kit/src/lib.rs") in edge_names(tmp_path / "live", "calls")
+
+
+def test_rust_a_crate_named_by_its_cargo_toml_that_appears_and_disappears(tmp_path):
+    # read from the code and the manifests: crates/util-dir/Cargo.toml names the crate fancy-util, so
+    # the example's ``use fancy_util;`` imports its lib.rs, by a name neither a path nor a definition
+    # spells. The crate root coming and going re-resolves the files mentioning the crate's names (the
+    # example), not tools/build.rs, which mentions none (no file here but the root sits under a src/)
+    start = {
+        "Cargo.toml": '[workspace]\nmembers = ["crates/util-dir"]\n',
+        "crates/util-dir/Cargo.toml": '[package]\nname = "fancy-util"\nversion = "0.1.0"\n',
+        "crates/util-dir/src/lib.rs": "pub fn go() -> i32 {\n    1\n}\n",
+        "examples/demo.rs": "use fancy_util;\n\nfn main() {}\n",
+        "tools/build.rs": "fn main() {\n    helper();\n}\n\nfn helper() {}\n",
+    }
+    gone, back = run_steps(
+        tmp_path,
+        start,
+        [
+            ({"crates/util-dir/src/lib.rs": None}, "incremental"),
+            ({"crates/util-dir/src/lib.rs": start["crates/util-dir/src/lib.rs"]}, "incremental"),
+        ],
+    )
+    assert gone["files"] == 1 and back["files"] == 2  # examples/demo.rs (and the root that came back)
+    imports = edge_names(tmp_path / "live", "imports")
+    assert ("demo.rs", "lib.rs", "crates/util-dir/src/lib.rs") in imports
 
 
 def test_typescript_re_export_barrels(tmp_path):

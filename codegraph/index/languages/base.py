@@ -23,6 +23,7 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
@@ -182,10 +183,12 @@ class LanguageModule:
         """Build whatever per-project tables this language's hooks need (``project.lang_state``).
         Called once per resolution with this language's files."""
 
-    def module_names(self, path: str) -> frozenset[str]:
+    def module_names(self, path: str, manifests: Mapping[str, str | None]) -> frozenset[str]:
         """Names a lookup of this file as a module can be keyed by, beyond its file name and its
         directory's name (issue 12: a file added or removed changes those lookups' answers): a
-        language that names modules after another folder (a crate, a target) adds that folder's."""
+        language that names modules after another folder (a crate, a target) adds that folder's,
+        or the name a manifest gives it. ``manifests``: the project's manifest files as
+        :meth:`read_manifests` gets them (path → text, None: unreadable)."""
         return frozenset()
 
     def project_wide(self, fx: FileExtraction) -> frozenset[str]:

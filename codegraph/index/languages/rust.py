@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import tomlkit
@@ -341,6 +342,22 @@ def _is_crate_root(path: str) -> bool:
         posixpath.basename(path) in ("lib.rs", "main.rs")
         and posixpath.basename(posixpath.dirname(path)) == "src"
     )
+
+
+@lru_cache(maxsize=256)
+def _cargo_crate(body: str) -> str | None:
+    """The crate name a Cargo.toml's text gives: ``[lib] name``, else ``[package] name``, with ``-``
+    as ``_`` (how ``use`` paths spell it); None for a workspace-only manifest.
+
+    Raises:
+        Exception: tomlkit's ParseError family (or ValueError) when the text is not TOML.
+    """
+    doc = tomlkit.parse(body).unwrap()
+    lib, package = doc.get("lib"), doc.get("package")
+    name = lib.get("name") if isinstance(lib, dict) else None
+    if not isinstance(name, str) and isinstance(package, dict):
+        name = package.get("name")
+    return name.replace("-", "_") if isinstance(name, str) and name else None
 
 
 class RustExtractor(Extractor):
@@ -887,18 +904,14 @@ class Rust(LanguageModule):
                 problems[path] = "unreadable (or not UTF-8)"
                 continue
             try:
-                doc = tomlkit.parse(body).unwrap()
+                name = _cargo_crate(body)
             except Exception as exc:  # tomlkit raises its own ParseError family and ValueError
                 problems[path] = (
                     f"not parseable: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}"
                 )
                 continue
-            lib, package = doc.get("lib"), doc.get("package")
-            name = lib.get("name") if isinstance(lib, dict) else None
-            if not isinstance(name, str) and isinstance(package, dict):
-                name = package.get("name")
-            if isinstance(name, str) and name:
-                names[posixpath.dirname(path)] = name.replace("-", "_")
+            if name:
+                names[posixpath.dirname(path)] = name
         project.lang_state[CARGO] = names
         return problems
 
@@ -914,15 +927,21 @@ class Rust(LanguageModule):
                     crates[name] = p
         project.lang_state["rust"] = _Tree(paths, crates)
 
-    def project_wide(self, fx) -> frozenset[str]:
-        """A crate root (``src/lib.rs``, ``src/main.rs``) added or removed makes its crate's name (from
-        Cargo.toml, which names no file) answer or stop answering everywhere: a full re-resolution."""
-        return frozenset({f"crate-root:{fx.path}"}) if _is_crate_root(fx.path) else frozenset()
-
-    def module_names(self, path: str) -> frozenset[str]:
-        """A crate is named after the folder above its ``src/`` (``foo-bar/src/lib.rs``: ``foo_bar``)."""
-        crate = posixpath.basename(posixpath.dirname(posixpath.dirname(path)))
-        return frozenset({crate, crate.replace("-", "_")} - {""})
+    def module_names(self, path: str, manifests) -> frozenset[str]:
+        """A crate is named after the folder above its ``src/`` (``foo-bar/src/lib.rs``: ``foo_bar``);
+        a crate root (``src/lib.rs``, ``src/main.rs``) also by its Cargo.toml's name, as ``prepare``
+        reads it (``fancy-util``: ``fancy_util``). So a crate root added or removed re-resolves the
+        files whose words mention either name, not the project (a Cargo.toml that changes does that)."""
+        crate_dir = posixpath.dirname(posixpath.dirname(path))
+        crate = posixpath.basename(crate_dir)
+        names = {crate, crate.replace("-", "_")}
+        body = manifests.get(posixpath.join(crate_dir, CARGO)) if _is_crate_root(path) else None
+        if body is not None:
+            try:
+                names.add(_cargo_crate(body) or "")
+            except Exception:  # not TOML: read_manifests lists it, and prepare names the crate by its folder
+                pass
+        return frozenset(names - {""})
 
     def resolve_module(self, project, from_path: str, spec: str) -> str | None:
         tree: _Tree = project.lang_state["rust"]

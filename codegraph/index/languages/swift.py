@@ -522,7 +522,7 @@ class Swift(LanguageModule):
             by_name[posixpath.basename(root)].append(root)
         project.lang_state["swift"] = (modules, by_name)
 
-    def module_names(self, path: str) -> frozenset[str]:
+    def module_names(self, path: str, manifests) -> frozenset[str]:
         """A module is imported by its target folder's name (``Sources/<T>``)."""
         return frozenset({posixpath.basename(module_root(path))} - {""})
 
