@@ -150,6 +150,47 @@ def arg_count(call) -> int | None:
     return n
 
 
+def with_member_semis(source: bytes, tree) -> tuple[bytes, dict[int, list[int]]] | None:
+    """``source`` with a ``;`` inserted before each ``}`` that follows code on its line (``class A {
+    val a = 1 }``, ``fun f() { g() }}}}``), and where the inserted ``;`` sit (0-based row → columns in
+    the rewritten text); None when there is no such ``}``.
+
+    The grammar (fwcd, tree-sitter-language-pack 0.13.0) ends every class member with a semicolon or a
+    newline, which Kotlin does not require before ``}``: a balanced file with several ``}`` on one line
+    parsed with the outer class in an ERROR node and lost it (a bad-input finding). A ``;`` before a
+    closing ``}`` is legal Kotlin wherever that ``}`` closes a block or body, so the extractor parses
+    the rewritten text when the file has syntax errors and keeps it only if it then has none. The
+    ``}`` are the brace tokens of the first tree (so none inside a string or comment), except those of
+    a string template, where a ``;`` is not legal.
+    """
+    spots: list[int] = []
+    stack = [tree.root_node]
+    while stack:  # every "}" token; explicit stack: the tree may nest thousands deep
+        n = stack.pop()
+        if n.child_count:
+            stack.extend(n.children)
+        elif n.type == "}" and (n.parent is None or "string" not in n.parent.type):
+            j = n.start_byte - 1
+            while j >= 0 and source[j] in b" \t":
+                j -= 1
+            if j >= 0 and source[j] not in b"\n\r{;":
+                spots.append(n.start_byte)
+    if not spots:
+        return None
+    spots.sort()
+    out = bytearray()
+    where: dict[int, list[int]] = {}
+    prev = row = 0
+    for at in spots:
+        row += source.count(b"\n", prev, at)
+        out += source[prev:at]
+        where.setdefault(row, []).append(len(out) - (out.rfind(b"\n") + 1))
+        out += b";"
+        prev = at
+    out += source[prev:]
+    return bytes(out), where
+
+
 class KotlinExtractor(Extractor):
     def begin(self, root) -> None:
         self.class_defs: dict[tuple[int, int], Def] = {}
@@ -161,10 +202,42 @@ class KotlinExtractor(Extractor):
             if ident is not None:
                 self.out.package = re.sub(r"\s+", "", text(ident))
 
+    def __init__(self, path: str, source: bytes, lang) -> None:
+        super().__init__(path, source, lang)
+        self.semis: dict[int, list[int]] = {}  # 0-based row → columns of inserted ``;`` (rewritten source)
+        from codegraph.index.languages import parser_for
+
+        parser = parser_for(lang.grammar)
+        tree = parser.parse(source)
+        rewritten = with_member_semis(source, tree) if tree.root_node.has_error else None
+        if rewritten is not None:
+            fixed = parser.parse(rewritten[0])
+            if not fixed.root_node.has_error:
+                self.source, self.tree, self.semis = rewritten[0], fixed, rewritten[1]
+        if self.tree is None:
+            self.tree = tree
+
     def run(self):
         out = super().run()
         out.assigned_types.extend((self.file_id, var, fact) for var, fact in self.file_facts)
+        if self.semis:
+            self._unshift(out)
         return out
+
+    def _unshift(self, out) -> None:
+        """Columns of the rewritten source (see :func:`with_member_semis`) back to the file's own: a
+        column past an inserted ``;`` on its line moves left by one per such ``;``."""
+
+        def col(line: int, c: int) -> int:
+            return c - sum(1 for s in self.semis.get(line - 1, ()) if s < c)
+
+        for n in out.nodes:
+            n.start_column = col(n.start_line, n.start_column)
+            n.end_column = col(n.end_line, n.end_column)
+        for r in out.refs:
+            r.col = col(r.line, r.col)
+        for b in out.imports:
+            b.col = col(b.line, b.col)
 
     def handle(self, capture: str, ts) -> None:
         if capture == "definition.class":

@@ -191,3 +191,32 @@ def test_a_top_level_property_of_another_file_types_its_uses_only_when_one_decla
     assert not {c for c in calls if c[0] == "star"}
     assert ("src/app/Star.kt", "registry.add") in unresolved
     assert ("one", "src/b/B.kt:Registry::add") in calls
+
+
+def test_several_closing_braces_on_one_line_keep_the_outer_class_and_the_columns():
+    # The grammar wants a newline or `;` after a class's last member: balanced code closing four
+    # bodies on one line put Outer in an ERROR node (Outer, Outer::x lost; Inner was top-level).
+    from codegraph.index.extract import extract
+
+    src = (
+        'package p\n\nclass Outer {\n    val x = 1\n    class Inner {\n        fun f() { if (a) { b("}") }}}}\n'
+        'class Next { fun n() { val s = "${x}}" }; fun m() {} }\n'
+    )
+    out = extract("A.kt", src.encode(), "kotlin")
+    spans = {(n.qualified_name, n.start_line, n.start_column, n.end_line, n.end_column) for n in out.nodes}
+    assert ("Outer", 3, 0, 6, 38) in spans
+    assert ("Outer::x", 4, 4, 4, 13) in spans
+    assert ("Outer::Inner", 5, 4, 6, 37) in spans
+    assert ("Outer::Inner::f", 6, 8, 6, 36) in spans
+    # the columns are the file's own, not those of the text with `;` inserted: m starts after `}; `
+    assert ("Next::m", 7, 42, 7, 52) in spans
+    assert [(r.name, r.line, r.col) for r in out.refs if r.name == "b"] == [("b", 6, 27)]
+    assert not out.errors
+
+
+def test_an_unbalanced_closing_brace_still_reports_the_syntax_error():
+    from codegraph.index.extract import extract
+
+    out = extract("B.kt", b"package p\n\nclass C {\n    fun f() {}\n}}\n\nfun after() {}\n", "kotlin")
+    assert out.errors == ["syntax errors (partial extraction)"]
+    assert {"C", "C::f", "after"} <= {n.qualified_name for n in out.nodes}
