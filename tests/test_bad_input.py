@@ -401,3 +401,25 @@ def test_an_empty_question_task_or_query_is_a_usage_error_not_an_empty_answer(tm
     monkeypatch.setenv("CODEGRAPH_MCP_TOOLS", "all")
     answer = call_tool("codegraph_explore", {"query": " "}, default_root=root)
     assert answer["isError"] and "question is empty" in answer["content"][0]["text"]
+
+
+def test_a_fifo_gitignore_inside_git_does_not_block_discovery(tmp_path):
+    # git opens every .gitignore it meets, blocking on a FIFO: `git ls-files` held init for its 60 s timeout
+    import time
+
+    (tmp_path / "a.py").write_text("def a():\n    pass\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("def b():\n    pass\n")
+    git(tmp_path, "init", "-q")
+    os.mkfifo(tmp_path / "sub" / ".gitignore")
+    started = time.monotonic()
+    init = subprocess.run(
+        [sys.executable, "-m", "codegraph", "init", str(tmp_path)], capture_output=True, text=True, timeout=90
+    )
+    took = time.monotonic() - started
+    assert init.returncode == 0 and "indexed: 2 files" in init.stderr, init.stderr
+    assert took < 30, f"init took {took:.1f} s: git's listing blocked on the FIFO .gitignore"
+    shown = subprocess.run(
+        [sys.executable, "-m", "codegraph", "status", "--json"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert shown.returncode == 0 and "not a regular file" in shown.stdout, shown.stdout

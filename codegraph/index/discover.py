@@ -205,30 +205,83 @@ def outside_git(root: Path) -> bool:
         here = parent
 
 
-def _git_candidates(root: Path) -> tuple[list[str], set[str]] | None:
-    """(tracked and untracked-not-ignored paths, the tracked ones), or None outside a git checkout."""
+GIT_GRACE_S = 1.0  # a listing still running after this long is checked for a blocking .gitignore
+GIT_TIMEOUT_S = 60
+
+
+def _git_candidates(root: Path, result: Discovery) -> tuple[list[str], set[str]] | None:
+    """(tracked and untracked-not-ignored paths, the tracked ones), or None outside a git checkout.
+
+    Also None, with each such file in ``result.skipped`` as "not a regular file", when a ``.gitignore``
+    under ``root`` is a FIFO, socket or device: git opens every ``.gitignore`` it meets with a
+    blocking open, so a FIFO one held ``git ls-files`` until the 60 s timeout (a bad-input finding);
+    the walk then lists the files, reading ``.gitignore`` files only when they are regular. Only a
+    listing still running after ``GIT_GRACE_S`` is checked, so a quick one costs nothing more.
+    """
     if outside_git(root):
         return None
     import subprocess  # here: outside git a sync spawns nothing and need not import it (issue 12)
 
     try:
-        proc = subprocess.run(
+        proc = subprocess.Popen(
             ["git", "-C", str(root), "ls-files", "-z", "-t", "-co", "--exclude-standard"],
-            capture_output=True,
-            timeout=60,
-            check=False,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
-    except (OSError, subprocess.TimeoutExpired):
+    except OSError:
         return None
+    try:
+        try:
+            stdout, _ = proc.communicate(timeout=GIT_GRACE_S)
+        except subprocess.TimeoutExpired:
+            special = _special_gitignores(root)
+            if special:
+                for rel in special:
+                    result.skipped[rel] = "not a regular file"
+                return None
+            stdout, _ = proc.communicate(timeout=GIT_TIMEOUT_S - GIT_GRACE_S)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     if proc.returncode != 0:
         return None
     paths, tracked = [], set()
-    for entry in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
+    for entry in stdout.decode("utf-8", "surrogateescape").split("\0"):
         if len(entry) > 2:  # "<tag> <path>": "?" is untracked, every other tag a tracked file
             paths.append(entry[2:])
             if entry[0] != "?":
                 tracked.add(entry[2:])
     return paths, tracked
+
+
+def _special_gitignores(root: Path) -> list[str]:
+    """Paths (POSIX, relative to ``root``) of the ``.gitignore`` entries that are neither a regular
+    file, a directory nor a symlink (git reads a symlinked one without following it), under every
+    directory but ``.git`` and the default-ignored names (``node_modules``…); read from directory
+    entry types, no file is opened."""
+    found: list[str] = []
+    stack = [("", str(root))]
+    while stack:
+        rel_dir, directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_symlink():
+                    continue
+                if entry.is_dir():
+                    if entry.name != ".git" and entry.name not in DEFAULT_IGNORED_DIRS:
+                        stack.append((f"{rel_dir}{entry.name}/", entry.path))
+                elif entry.name == ".gitignore" and not entry.is_file():
+                    found.append(f"{rel_dir}{entry.name}")
+            except OSError:
+                continue
+    return sorted(found)
 
 
 def _include_reaches(rel_dir: str, patterns: tuple[str, ...]) -> bool:
@@ -483,7 +536,7 @@ def discover(
     excluded = _gitignore_spec(exclude) if exclude else None
     included = _gitignore_spec(include) if include else None
     table = NameTable(names, extensions) if names is not None else None
-    from_git = _git_candidates(root)
+    from_git = _git_candidates(root, result)
     result.used_git = from_git is not None
     if from_git is None:
         pruned: list[str] = []
