@@ -8,7 +8,11 @@ namespace as the qualifier of their qualified name (``App\\Models::User::save``)
 ``$this``, ``self::`` and ``static::`` mean the enclosing class, ``parent::`` its parent; a variable
 has a type when the code states one (a parameter or property type, ``$x = new Foo``, a call whose
 return type is known, ``catch (Foo $e)``). Member lookup walks the class, its traits, its parents,
-then its interfaces. Docs are the ``/** … */`` block before a declaration.
+then its interfaces. Docs are the ``/** … */`` block before a declaration. A class declared in
+several files (stubs, polyfills, copies) is the one Composer's autoloader would load by the
+``psr-4`` / ``psr-0`` rules of the tree's composer.json files; without one, the file whose path
+matches the most trailing segments of the name. The rules only ever choose among classes declared
+with that name: a class is found by its declared namespace wherever its file lies.
 
 Receiver expressions are written with ``.`` between segments: ``$this.items.add``, ``\\App\\Foo.make``,
 ``$this.getApplication().getVersion`` (a call on a call's result), ``new \\App\\Foo`` (a fresh object).
@@ -734,7 +738,10 @@ class Php(LanguageModule):
     name = "PHP"
     grammar = "php"
     extracts = "classes, interfaces, traits, enums, functions, methods, properties, namespaces, use imports"
-    resolution = "namespaces + use (lexical), $this/self/static/parent, typed parameters and properties"
+    resolution = (
+        "namespaces + use (lexical), composer.json psr-4/psr-0 picks among classes declared twice,"
+        " $this/self/static/parent, typed parameters and properties"
+    )
     extensions = (".php", ".phtml")
     manifests = (COMPOSER,)
     builtins = BUILTINS
