@@ -491,7 +491,9 @@ def pubspec_name(body: str) -> str | None:
     """The package name a pubspec.yaml's text declares (its top-level ``name:``); None without one.
 
     Raises:
-        yaml.YAMLError: the text is not YAML.
+        Exception: ``yaml.YAMLError`` when the text is not YAML; also what building its values
+            raises (``ValueError`` for a timestamp like ``2020-13-45``, ``RecursionError`` for
+            nesting too deep).
     """
     doc = yaml.safe_load(body)
     name = doc.get("name") if isinstance(doc, dict) else None
@@ -552,7 +554,7 @@ class Dart(LanguageModule):
                 continue
             try:
                 name = pubspec_name(body)
-            except yaml.YAMLError as exc:
+            except Exception as exc:  # YAMLError; also ValueError (a date like 2020-13-45), RecursionError
                 first = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
                 problems[path] = f"not parseable: {first}"
                 continue

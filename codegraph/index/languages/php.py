@@ -643,6 +643,10 @@ COMPOSER = "composer.json"
 AUTOLOAD_SECTIONS = ("autoload", "autoload-dev")
 
 
+class ComposerShapeError(ValueError):
+    """A composer.json whose autoload section is not of the shape Composer reads."""
+
+
 class _Rule:
     """One autoload mapping of a composer.json: ``standard`` (``psr-4`` / ``psr-0``), the namespace
     ``prefix`` (lower case, no leading backslash; "" for every namespace) and the project
@@ -679,32 +683,33 @@ def composer_rules(path: str, body: str) -> list[_Rule]:
     outside the project is left out. Other autoload kinds (classmap, files) name no class.
 
     Raises:
-        ValueError: not JSON (``json.JSONDecodeError``), or an ``autoload`` section, a ``psr-4`` /
-            ``psr-0`` map or one of its directories that is not of the shape Composer reads.
+        ComposerShapeError: an ``autoload`` section, a ``psr-4`` / ``psr-0`` map or one of its
+            directories that is not of the shape Composer reads (or a document that is no object).
+        ValueError: not JSON (``json.JSONDecodeError``); RecursionError: nesting too deep.
     """
     doc = json.loads(body)
     if not isinstance(doc, dict):
-        raise ValueError("not a JSON object")
+        raise ComposerShapeError("not a JSON object")
     base = posixpath.dirname(path)
     found: list[tuple[int, int, _Rule]] = []
     for section in AUTOLOAD_SECTIONS:
         autoload = doc.get(section)
-        if autoload is None:
+        if autoload is None or autoload == []:  # PHP's json_encode writes an empty map as []
             continue
         if not isinstance(autoload, dict):
-            raise ValueError(f"{section} is not an object")
+            raise ComposerShapeError(f"{section} is not an object")
         for rank, standard in enumerate(("psr-4", "psr-0")):
             mapping = autoload.get(standard)
-            if mapping is None:
+            if mapping is None or mapping == []:
                 continue
             if not isinstance(mapping, dict):
-                raise ValueError(f"{section}.{standard} is not an object")
+                raise ComposerShapeError(f"{section}.{standard} is not an object")
             for prefix, dirs in mapping.items():
                 for directory in (
                     [dirs] if isinstance(dirs, str) else dirs if isinstance(dirs, list) else [None]
                 ):
                     if not isinstance(directory, str):
-                        raise ValueError(f"{section}.{standard} maps {prefix!r} to no directory")
+                        raise ComposerShapeError(f"{section}.{standard} maps {prefix!r} to no directory")
                     joined = posixpath.normpath(posixpath.join(base, directory.strip("/") or "."))
                     if joined == ".." or joined.startswith("../"):
                         continue
@@ -770,8 +775,8 @@ class Php(LanguageModule):
                 continue
             try:
                 mine = composer_rules(path, body)
-            except ValueError as exc:  # json.JSONDecodeError is a ValueError
-                why = "not parseable" if isinstance(exc, json.JSONDecodeError) else "not usable"
+            except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
+                why = "not usable" if isinstance(exc, ComposerShapeError) else "not parseable"
                 problems[path] = (
                     f"{why}: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}"
                 )

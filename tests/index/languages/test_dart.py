@@ -237,6 +237,8 @@ def test_an_unusable_pubspec_is_listed_in_status_and_its_package_found_by_folder
             "broken/pubspec.yaml": "name: [broken\n",
             "broken/lib/b.dart": "int fromBroken() => 1;\n",
             "nameless/pubspec.yaml": "version: 1.0.0\n",
+            # YAML, but its timestamp is no date: building the value raises ValueError
+            "dated/pubspec.yaml": "name: dated\nreleased: 2020-13-45\n",
             "app/pubspec.yaml": "name: app\n",
             "app/lib/main.dart": "import 'package:broken/b.dart';\n\nvoid run() {\n  fromBroken();\n}\n",
         },
@@ -244,7 +246,8 @@ def test_an_unusable_pubspec_is_listed_in_status_and_its_package_found_by_folder
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
     with Reader(tmp_path) as reader:
         problems = status(reader).manifests
-    assert sorted(problems) == ["broken/pubspec.yaml", "nameless/pubspec.yaml"]
+    assert sorted(problems) == ["broken/pubspec.yaml", "dated/pubspec.yaml", "nameless/pubspec.yaml"]
     assert problems["broken/pubspec.yaml"].startswith("not parseable")
+    assert problems["dated/pubspec.yaml"] == "not parseable: month must be in 1..12"
     assert problems["nameless/pubspec.yaml"] == "no name: field"
     assert _calls(tmp_path) == {("app/lib/main.dart", "fromBroken", "broken/lib/b.dart")}

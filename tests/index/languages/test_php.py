@@ -542,6 +542,9 @@ def test_an_unusable_composer_json_is_listed_in_status_and_namespaces_still_reso
         {
             "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/"}\n',  # unclosed
             "lib/composer.json": '{"autoload": {"psr-4": ["src/"]}}\n',  # a list, not a map
+            "deep/composer.json": "[" * 100_000,  # json.loads gives up with a RecursionError
+            # what PHP's json_encode writes for an empty map: nothing to report
+            "empty/composer.json": '{"autoload": [], "autoload-dev": {"psr-4": []}}\n',
             "src/Models/User.php": USER,
             "src/run.php": RUN,
         },
@@ -549,7 +552,8 @@ def test_an_unusable_composer_json_is_listed_in_status_and_namespaces_still_reso
     index_project(ProjectPaths(tmp_path.resolve()), workers=1)
     with Reader(tmp_path) as reader:
         problems = status(reader).manifests
-    assert sorted(problems) == ["composer.json", "lib/composer.json"]
+    assert sorted(problems) == ["composer.json", "deep/composer.json", "lib/composer.json"]
     assert problems["composer.json"].startswith("not parseable")
+    assert problems["deep/composer.json"].startswith("not parseable")
     assert problems["lib/composer.json"] == "not usable: autoload.psr-4 is not an object"
     assert ("calls", "src/run.php", "save", "src/Models/User.php") in _targets(tmp_path)
