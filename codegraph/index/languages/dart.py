@@ -18,8 +18,6 @@ import posixpath
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-import yaml
-
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages._shadow import declared, shadowed
 from codegraph.index.languages.base import LanguageModule, relative_file
@@ -496,6 +494,8 @@ def pubspec_name(body: str) -> str | None:
             raises (``ValueError`` for a timestamp like ``2020-13-45``, ``RecursionError`` for
             nesting too deep).
     """
+    import yaml  # here, not at the top: 11 ms of every run that loads the registry (-X importtime)
+
     doc = yaml.safe_load(body)
     name = doc.get("name") if isinstance(doc, dict) else None
     return name if isinstance(name, str) and name else None
