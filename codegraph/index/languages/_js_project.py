@@ -84,8 +84,9 @@ def load(manifests: dict[str, str | None]) -> JsProject:
             continue
         try:
             data = json5.loads(text)
-        except ValueError as exc:
-            out.problems[path] = f"not parseable: {str(exc).splitlines()[0][:160]}"
+        except (ValueError, RecursionError) as exc:  # json5 recurses per bracket
+            first = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+            out.problems[path] = f"not parseable: {first}"
             continue
         if not isinstance(data, dict):
             out.problems[path] = "not parseable: the top level is not an object"

@@ -8,7 +8,11 @@ namespace as the qualifier of their qualified name (``App\\Models::User::save``)
 ``$this``, ``self::`` and ``static::`` mean the enclosing class, ``parent::`` its parent; a variable
 has a type when the code states one (a parameter or property type, ``$x = new Foo``, a call whose
 return type is known, ``catch (Foo $e)``). Member lookup walks the class, its traits, its parents,
-then its interfaces. Docs are the ``/** … */`` block before a declaration.
+then its interfaces. Docs are the ``/** … */`` block before a declaration. A class declared in
+several files (stubs, polyfills, copies) is the one Composer's autoloader would load by the
+``psr-4`` / ``psr-0`` rules of the tree's composer.json files; without one, the file whose path
+matches the most trailing segments of the name. The rules only ever choose among classes declared
+with that name: a class is found by its declared namespace wherever its file lies.
 
 Receiver expressions are written with ``.`` between segments: ``$this.items.add``, ``\\App\\Foo.make``,
 ``$this.getApplication().getVersion`` (a call on a call's result), ``new \\App\\Foo`` (a fresh object).
@@ -16,6 +20,8 @@ Receiver expressions are written with ``.`` between segments: ``$this.items.add`
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 from collections import defaultdict
 
@@ -633,10 +639,95 @@ def _doc_text(body: str) -> str | None:
     return squash(_DOC_LINES.sub("", body), MAX_DOCSTRING) or None
 
 
+COMPOSER = "composer.json"
+AUTOLOAD_SECTIONS = ("autoload", "autoload-dev")
+
+
+class ComposerShapeError(ValueError):
+    """A composer.json whose autoload section is not of the shape Composer reads."""
+
+
+class _Rule:
+    """One autoload mapping of a composer.json: ``standard`` (``psr-4`` / ``psr-0``), the namespace
+    ``prefix`` (lower case, no leading backslash; "" for every namespace) and the project
+    ``directory`` it maps to (POSIX, relative, lower case; "" for the project root)."""
+
+    __slots__ = ("standard", "prefix", "directory")
+
+    def __init__(self, standard: str, prefix: str, directory: str):
+        self.standard = standard
+        self.prefix = prefix
+        self.directory = directory
+
+    def path_of(self, fqn: str) -> str | None:
+        """The file this rule loads class ``fqn`` (lower case, no leading backslash) from, or None
+        when the prefix does not cover it. PSR-4: the rest after the prefix, ``\\`` as ``/``; PSR-0:
+        the whole name, with ``_`` in the class's own name as ``/`` too."""
+        if not fqn.startswith(self.prefix):
+            return None
+        if self.standard == "psr-4":
+            rest = fqn[len(self.prefix) :].replace("\\", "/")
+        else:
+            ns, _, cls = fqn.rpartition("\\")
+            rest = (ns.replace("\\", "/") + "/" if ns else "") + cls.replace("_", "/")
+        if not rest:
+            return None
+        return posixpath.join(self.directory, rest + ".php") if self.directory else rest + ".php"
+
+
+def composer_rules(path: str, body: str) -> list[_Rule]:
+    """The ``psr-4`` and ``psr-0`` mappings of the composer.json at ``path`` with text ``body``, in
+    the order Composer's class loader tries them: ``autoload`` then ``autoload-dev`` for a prefix,
+    longer prefixes first, a prefix's directories in the order written, the "" prefix last (its
+    fallback directories). Directories are taken relative to the composer.json's own; one leading
+    outside the project is left out. Other autoload kinds (classmap, files) name no class.
+
+    Raises:
+        ComposerShapeError: an ``autoload`` section, a ``psr-4`` / ``psr-0`` map or one of its
+            directories that is not of the shape Composer reads (or a document that is no object).
+        ValueError: not JSON (``json.JSONDecodeError``); RecursionError: nesting too deep.
+    """
+    doc = json.loads(body)
+    if not isinstance(doc, dict):
+        raise ComposerShapeError("not a JSON object")
+    base = posixpath.dirname(path)
+    found: list[tuple[int, int, _Rule]] = []
+    for section in AUTOLOAD_SECTIONS:
+        autoload = doc.get(section)
+        if autoload is None or autoload == []:  # PHP's json_encode writes an empty map as []
+            continue
+        if not isinstance(autoload, dict):
+            raise ComposerShapeError(f"{section} is not an object")
+        for rank, standard in enumerate(("psr-4", "psr-0")):
+            mapping = autoload.get(standard)
+            if mapping is None or mapping == []:
+                continue
+            if not isinstance(mapping, dict):
+                raise ComposerShapeError(f"{section}.{standard} is not an object")
+            for prefix, dirs in mapping.items():
+                for directory in (
+                    [dirs] if isinstance(dirs, str) else dirs if isinstance(dirs, list) else [None]
+                ):
+                    if not isinstance(directory, str):
+                        raise ComposerShapeError(f"{section}.{standard} maps {prefix!r} to no directory")
+                    joined = posixpath.normpath(posixpath.join(base, directory.strip("/") or "."))
+                    if joined == ".." or joined.startswith("../"):
+                        continue
+                    rule = _Rule(
+                        standard, prefix.lstrip("\\").lower(), "" if joined == "." else joined.lower()
+                    )
+                    # Composer: PSR-4 before PSR-0; within each, longest prefix first, "" last
+                    found.append((rank, -len(rule.prefix) if rule.prefix else 1, rule))
+    found.sort(key=lambda t: (t[0], t[1]))  # stable: the order written within one prefix length
+    return [rule for _, _, rule in found]
+
+
 class _Index:
     """Per-project PHP tables: FQN → definitions, namespace → files, each class's supertypes."""
 
-    def __init__(self):
+    def __init__(self, autoload: list[list[_Rule]] | None = None):
+        # each composer.json's autoload rules (empty without one: the path heuristic alone)
+        self.autoload: list[list[_Rule]] = autoload or []
         self.by_fqn: dict[str, list[Node]] = defaultdict(list)  # lower-case FQN -> class/function nodes
         self.ns_files: dict[str, list[str]] = defaultdict(list)  # lower-case namespace -> files
         self.namespaces: dict[str, list[tuple[int, str]]] = {}  # path -> [(line, namespace)]
@@ -652,8 +743,12 @@ class Php(LanguageModule):
     name = "PHP"
     grammar = "php"
     extracts = "classes, interfaces, traits, enums, functions, methods, properties, namespaces, use imports"
-    resolution = "namespaces + use (lexical), $this/self/static/parent, typed parameters and properties"
+    resolution = (
+        "namespaces + use (lexical), composer.json psr-4/psr-0 picks among classes declared twice,"
+        " $this/self/static/parent, typed parameters and properties"
+    )
     extensions = (".php", ".phtml")
+    manifests = (COMPOSER,)
     builtins = BUILTINS
     self_names = frozenset({"$this", "self", "static"})
     super_names = frozenset({"parent"})
@@ -668,8 +763,31 @@ class Php(LanguageModule):
         return "not PHP source (no <?php tag)"
 
     # ------------------------------------------------------------ tables
+    def read_manifests(self, project, manifests: dict[str, str | None]) -> dict[str, str]:
+        """Each composer.json's ``psr-4`` / ``psr-0`` autoload rules, for ``prepare``; one that cannot
+        be read, is not JSON or maps a prefix to something that is no directory is left out with the
+        reason (its classes are then placed by their declared namespaces and the path heuristic)."""
+        rules: list[list[_Rule]] = []
+        problems: dict[str, str] = {}
+        for path, body in manifests.items():
+            if body is None:
+                problems[path] = "unreadable (or not UTF-8)"
+                continue
+            try:
+                mine = composer_rules(path, body)
+            except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
+                why = "not usable" if isinstance(exc, ComposerShapeError) else "not parseable"
+                problems[path] = (
+                    f"{why}: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}"
+                )
+                continue
+            if mine:
+                rules.append(mine)
+        project.lang_state[COMPOSER] = rules
+        return problems
+
     def prepare(self, project, files) -> None:
-        idx = _Index()
+        idx = _Index(project.lang_state.get(COMPOSER))
         for f in files:
             spans = []
             file_id = f"file:{f.path}"
@@ -699,6 +817,31 @@ class Php(LanguageModule):
                     idx.traits[ref.source].append(target.id)
                 else:
                     idx.interfaces[ref.source].append(target.id)
+        if idx.autoload:
+            self._drop_unloaded(idx)
+
+    def _drop_unloaded(self, idx: _Index) -> None:
+        """Leave out of a namespace's files (what a ``use`` of one of its classes looks in) each file
+        whose every declaration in that namespace is a duplicate the autoload rules decided against
+        (``stubs/Models/User.php`` beside the PSR-4 file ``src/Models/User.php``): the ``use`` then
+        finds the one Composer loads instead of two. A file that declares anything else stays."""
+        beaten: set[str] = set()
+        for fqn, nodes in idx.by_fqn.items():
+            hits = [n for n in nodes if n.kind in CLASS_KINDS]
+            if len(hits) > 1:
+                chosen = self._autoloaded(idx, fqn, hits)
+                if chosen is not None:
+                    beaten.update(n.id for n in hits if n.file_path != chosen.file_path)
+        if not beaten:
+            return
+        declared: dict[tuple[str, str], list[str]] = defaultdict(list)  # (namespace, path) -> node ids
+        for fqn, nodes in idx.by_fqn.items():
+            ns = fqn[1:].rpartition("\\")[0]
+            for n in nodes:
+                declared[(ns, n.file_path)].append(n.id)
+        for (ns, path), ids in declared.items():
+            if path in idx.ns_files.get(ns, ()) and all(i in beaten for i in ids):
+                idx.ns_files[ns].remove(path)
 
     def resolve_module(self, project, from_path: str, spec: str):
         if spec.endswith((".php", ".phtml", ".inc")) or "/" in spec:
@@ -713,6 +856,10 @@ class Php(LanguageModule):
     # ------------------------------------------------------------ lookups
     def _class(self, idx: _Index, fqn: str) -> Node | None:
         hits = [n for n in idx.by_fqn.get(fqn.lower(), ()) if n.kind in CLASS_KINDS]
+        if len(hits) > 1 and idx.autoload:  # declared twice: the file composer.json's rules load
+            chosen = self._autoloaded(idx, fqn.lower(), hits)
+            if chosen is not None:
+                return chosen
         if len(hits) > 1:  # declared twice (stubs, polyfills): the file PSR-4 would load, if one is
             depth = {n.id: _psr4_depth(n, fqn) for n in hits}
             best = max(depth.values())
@@ -720,6 +867,26 @@ class Php(LanguageModule):
             if len({n.file_path for n in hits}) == 1:  # `if (…) { class A … } else { class A … }`
                 hits = hits[:1]
         return hits[0] if len(hits) == 1 else None
+
+    def _autoloaded(self, idx: _Index, fqn: str, hits: list[Node]) -> Node | None:
+        """Among ``hits`` (definitions of the class ``fqn``, lower case), the one Composer's autoloader
+        would load: per composer.json, the first of its rules (in loading order) whose file is one of
+        theirs. None when no composer.json decides, or when two decide differently (two packages
+        of one tree mapping the same prefix): then the path heuristic decides, as without one.
+        Only ever a choice among classes declared with that name, so a rule mapping the prefix
+        elsewhere (or a file at the rule's path declaring another namespace) makes no edge."""
+        by_path: dict[str, Node] = {}
+        for n in hits:
+            by_path.setdefault(n.file_path.lower(), n)
+        name = fqn.lstrip("\\")
+        chosen: set[str] = set()
+        for rules in idx.autoload:
+            for rule in rules:
+                path = rule.path_of(name)
+                if path is not None and path in by_path:
+                    chosen.add(path)
+                    break
+        return by_path[chosen.pop()] if len(chosen) == 1 else None
 
     def _function(self, idx: _Index, fqn: str) -> Node | None:
         hits = [n for n in idx.by_fqn.get(fqn.lower(), ()) if n.kind == "function"]

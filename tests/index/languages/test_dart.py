@@ -135,3 +135,119 @@ def test_top_level_variables_are_nodes_whose_stated_or_constructed_type_types_th
         calls = fixture_graph.edges(reader, "calls")
         assert ("one", "lib/a.dart:Registry::add") in calls
         assert {c for c in calls if c[0] == "two"} == {("two", "lib/a.dart:Registry::add")}
+
+
+# ---------------------------------------------------------------- pubspec.yaml (issue 10)
+def _tree(root, files: dict[str, str]) -> None:
+    for rel, body in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(body)
+
+
+def _calls(root) -> set[tuple[str, str, str]]:
+    from codegraph.store.reader import Reader
+
+    with Reader(root) as reader:
+        return {
+            tuple(r)
+            for r in reader.conn.execute(
+                "SELECT s.file_path, t.name, t.file_path FROM edges e JOIN nodes s ON s.id = e.source"
+                " JOIN nodes t ON t.id = e.target WHERE e.kind = 'calls'"
+            )
+        }
+
+
+MONOREPO = {
+    # packages/core_dir's pubspec names the package `core`; packages/extras (`extras`) also has a
+    # lib/util.dart with a helper, and the only lib/only.dart of the tree is core's
+    "packages/core_dir/pubspec.yaml": "name: core\nversion: 1.0.0\n",
+    "packages/core_dir/lib/util.dart": "int helper() => 1;\n",
+    "packages/core_dir/lib/only.dart": "int lonely() => 3;\n",
+    "packages/extras/pubspec.yaml": "name: extras\n",
+    "packages/extras/lib/util.dart": "int helper() => 2;\n",
+    "packages/app/pubspec.yaml": "name: app\ndependencies:\n  core:\n    path: ../core_dir\n",
+    "packages/app/lib/main.dart": (
+        "import 'package:core/util.dart';\nimport 'package:ext/only.dart';\n\nvoid run() {\n  helper();\n}\n"
+    ),
+}
+
+
+def test_package_imports_go_to_the_lib_of_the_pubspec_that_names_the_package(tmp_path):
+    # main.dart imports package:core, which is packages/core_dir (its pubspec's name:, not its folder):
+    # helper() is core's, not extras'. package:ext names no package of the tree: its only.dart is
+    # not core's only.dart (the one file ending lib/only.dart), so that import links no file
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+    from tests.index.languages import fixture_graph
+
+    _tree(tmp_path, MONOREPO)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert {c for c in _calls(tmp_path) if c[0] == "packages/app/lib/main.dart"} == {
+        ("packages/app/lib/main.dart", "helper", "packages/core_dir/lib/util.dart")
+    }
+    with Reader(tmp_path) as reader:
+        assert fixture_graph.imported_files(reader, "packages/app/lib/main.dart") == {
+            "packages/core_dir/lib/util.dart"
+        }
+
+
+def test_a_pubspec_that_changes_re_resolves_and_sync_equals_a_full_index(tmp_path):
+    # pre.dart imports core under a prefix (a plain import brings in any name: every change to the
+    # files it imports re-resolves the project), so util.dart leaving and coming back is incremental
+    from tests.index.test_incremental_resolution import run_steps
+
+    start = {
+        **{p: body for p, body in MONOREPO.items() if not p.endswith("main.dart")},
+        "packages/app/lib/pre.dart": "import 'package:core/util.dart' as c;\n\nvoid pre() {\n  c.helper();\n}\n",
+        "tool/gen.dart": "void gen() {}\n",
+    }
+    util = MONOREPO["packages/core_dir/lib/util.dart"]
+    renamed = {"packages/core_dir/pubspec.yaml": "name: core2\n"}
+    runs = {
+        # core renamed core2: package:core names nothing in the tree any more
+        "renamed": [(renamed, "full")],
+        # and back; then core's util.dart goes away and comes back
+        "back": [
+            (renamed, "full"),
+            ({"packages/core_dir/pubspec.yaml": MONOREPO["packages/core_dir/pubspec.yaml"]}, "full"),
+            ({"packages/core_dir/lib/util.dart": None}, "incremental"),
+            ({"packages/core_dir/lib/util.dart": util}, "incremental"),
+        ],
+    }
+    helpers = {}
+    for name, steps in runs.items():
+        (tmp_path / name).mkdir()
+        run_steps(tmp_path / name, start, steps)
+        helpers[name] = {t for _, n, t in _calls(tmp_path / name / "live") if n == "helper"}
+    assert helpers == {"renamed": set(), "back": {"packages/core_dir/lib/util.dart"}}
+
+
+def test_an_unusable_pubspec_is_listed_in_status_and_its_package_found_by_folder(tmp_path):
+    # broken/pubspec.yaml is no YAML and nameless/pubspec.yaml has no name:; without a name the
+    # package `broken` is found as in a tree without pubspecs (its folder, the one lib/ holding the file)
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.query.status import status
+    from codegraph.store.reader import Reader
+
+    _tree(
+        tmp_path,
+        {
+            "broken/pubspec.yaml": "name: [broken\n",
+            "broken/lib/b.dart": "int fromBroken() => 1;\n",
+            "nameless/pubspec.yaml": "version: 1.0.0\n",
+            # YAML, but its timestamp is no date: building the value raises ValueError
+            "dated/pubspec.yaml": "name: dated\nreleased: 2020-13-45\n",
+            "app/pubspec.yaml": "name: app\n",
+            "app/lib/main.dart": "import 'package:broken/b.dart';\n\nvoid run() {\n  fromBroken();\n}\n",
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        problems = status(reader).manifests
+    assert sorted(problems) == ["broken/pubspec.yaml", "dated/pubspec.yaml", "nameless/pubspec.yaml"]
+    assert problems["broken/pubspec.yaml"].startswith("not parseable")
+    assert problems["dated/pubspec.yaml"] == "not parseable: month must be in 1..12"
+    assert problems["nameless/pubspec.yaml"] == "no name: field"
+    assert _calls(tmp_path) == {("app/lib/main.dart", "fromBroken", "broken/lib/b.dart")}

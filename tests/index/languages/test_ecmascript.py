@@ -252,6 +252,25 @@ def test_a_broken_manifest_is_named_by_status_and_resolution_goes_on_without_it(
         assert "manifest not read: tsconfig.json — not parseable" in render(result)
 
 
+def test_a_manifest_nested_too_deep_to_parse_is_named_by_status_not_a_traceback(tmp_path):
+    # json5's parser recurses per bracket: 100,000 of them raise RecursionError, not ValueError
+    from codegraph.query.status import status
+
+    with index(
+        tmp_path,
+        {
+            "tsconfig.json": "[" * 100_000,
+            "web/package.json": '{"name": "web", "x": ' + "[" * 100_000,
+            "src/a.ts": "export function a() { return 1; }\n",
+            "src/b.ts": "import { a } from './a';\nexport function b() { a(); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "b") == {"src/a.ts:a"}
+        problems = status(reader).manifests
+        assert sorted(problems) == ["tsconfig.json", "web/package.json"]
+        assert all(why.startswith("not parseable") for why in problems.values())
+
+
 def test_a_manifest_in_an_ignored_directory_is_not_read(tmp_path):
     import subprocess
 

@@ -403,3 +403,157 @@ def test_php_docblock_text_is_the_line_by_line_rule_for_any_mix_of_breaks_and_st
         assert _doc_text(body) == _doc_line_by_line(body)
 
     check()
+
+
+# ---------------------------------------------------------------- composer.json (issue 10)
+def _tree(root, files: dict[str, str]) -> None:
+    for rel, body in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(body)
+
+
+def _targets(root) -> set[tuple[str, str, str, str]]:
+    """(kind, source file, target name, target file) of the calls, instantiates and imports edges."""
+    with Reader(root) as reader:
+        return {
+            tuple(r)
+            for r in reader.conn.execute(
+                "SELECT e.kind, s.file_path, t.name, t.file_path FROM edges e JOIN nodes s ON s.id = e.source"
+                " JOIN nodes t ON t.id = e.target WHERE e.kind IN ('calls', 'instantiates', 'imports')"
+                " AND t.kind != 'file'"
+            )
+        }
+
+
+USER = "<?php\nnamespace App\\Models;\n\nclass User\n{\n    public function save(): void {}\n}\n"
+COMPOSER_APP = '{\n  "name": "acme/app",\n  "autoload": {"psr-4": {"App\\\\": "src/"}}\n}\n'
+RUN = (
+    "<?php\nnamespace App;\n\nuse App\\Models\\User;\nuse App\\Models\\Post;\n\nfunction run(): void\n{\n"
+    "    $u = new User();\n    $u->save();\n    new Post();\n    new \\App\\Models\\Order();\n}\n"
+)
+
+
+def test_composer_psr4_picks_the_autoloaded_file_among_classes_declared_twice(tmp_path):
+    # src/Models/User.php and stubs/Models/User.php both declare App\Models\User (the path heuristic
+    # ties: two segments each); composer.json maps App\ to src/, so run()'s new User, $u->save() and
+    # the use go to src/. Post is declared outside its PSR-4 path (app/Post.php) and is still found
+    # by its namespace; src/Models/Order.php sits where App\Models\Order would load from but declares
+    # Other\Models\Order, so `new \App\Models\Order` stays unresolved
+    _tree(
+        tmp_path,
+        {
+            "composer.json": COMPOSER_APP,
+            "src/Models/User.php": USER,
+            "stubs/Models/User.php": USER,
+            "app/Post.php": "<?php\nnamespace App\\Models;\n\nclass Post\n{\n}\n",
+            "src/Models/Order.php": "<?php\nnamespace Other\\Models;\n\nclass Order\n{\n}\n",
+            "src/run.php": RUN,
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    found = {t for t in _targets(tmp_path) if t[1] == "src/run.php"}
+    assert found == {
+        ("instantiates", "src/run.php", "User", "src/Models/User.php"),
+        ("calls", "src/run.php", "save", "src/Models/User.php"),
+        ("imports", "src/run.php", "User", "src/Models/User.php"),
+        ("instantiates", "src/run.php", "Post", "app/Post.php"),
+        ("imports", "src/run.php", "Post", "app/Post.php"),
+    }
+    with Reader(tmp_path) as reader:
+        assert "\\App\\Models\\Order" in {
+            r[0] for r in reader.conn.execute("SELECT reference_name FROM unresolved_refs")
+        }
+
+
+def test_composer_dir_lists_autoload_dev_the_empty_prefix_and_psr0_follow_composers_order(tmp_path):
+    # packages/clock/composer.json (its dirs are relative to its folder): App\ -> [lib/, src/] (lib/
+    # has no Util/Clock.php, so src/'s), autoload-dev "" -> tests/ (every namespace); the root's
+    # psr-0 Legacy_ -> old/ (Legacy_Mailer in old/Legacy/Mailer.php). The decoys each sit where the
+    # path heuristic alone prefers them (more matching segments) or ties with the real file
+    _tree(
+        tmp_path,
+        {
+            "composer.json": '{"autoload": {"psr-0": {"Legacy_": "old/"}}}\n',
+            "packages/clock/composer.json": (
+                '{"autoload": {"psr-4": {"App\\\\": ["lib/", "src/"]}},'
+                ' "autoload-dev": {"psr-4": {"": "tests/"}}}\n'
+            ),
+            "packages/clock/src/Util/Clock.php": (
+                "<?php\nnamespace App\\Util;\n\nclass Clock\n{\n    public function now(): int { return 1; }\n}\n"
+            ),
+            "copies/App/Util/Clock.php": (
+                "<?php\nnamespace App\\Util;\n\nclass Clock\n{\n    public function now(): int { return 2; }\n}\n"
+            ),
+            "packages/clock/tests/Fixtures/Fake.php": "<?php\nnamespace Fixtures;\n\nclass Fake\n{\n}\n",
+            "fakes/Fixtures/Fake.php": "<?php\nnamespace Fixtures;\n\nclass Fake\n{\n}\n",
+            "old/Legacy/Mailer.php": "<?php\n\nclass Legacy_Mailer\n{\n}\n",
+            "compat/Legacy_Mailer.php": "<?php\n\nclass Legacy_Mailer\n{\n}\n",
+            "run.php": (
+                "<?php\n\nfunction go(): void\n{\n    (new \\App\\Util\\Clock())->now();\n"
+                "    new \\Fixtures\\Fake();\n    new \\Legacy_Mailer();\n}\n"
+            ),
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    found = {t for t in _targets(tmp_path) if t[1] == "run.php"}
+    assert found == {
+        ("instantiates", "run.php", "Clock", "packages/clock/src/Util/Clock.php"),
+        ("calls", "run.php", "now", "packages/clock/src/Util/Clock.php"),
+        ("instantiates", "run.php", "Fake", "packages/clock/tests/Fixtures/Fake.php"),
+        ("instantiates", "run.php", "Legacy_Mailer", "old/Legacy/Mailer.php"),
+    }
+
+
+def test_a_composer_json_that_changes_re_resolves_and_sync_equals_a_full_index(tmp_path):
+    from tests.index.test_incremental_resolution import edge_names, run_steps
+
+    start = {
+        "composer.json": COMPOSER_APP,
+        "src/Models/User.php": USER,
+        "stubs/Models/User.php": USER,
+        "src/run.php": RUN,
+        "src/Lone.php": "<?php\nnamespace Lone;\n\nfunction lone(): void {}\n",
+    }
+    runs = {
+        # App\ now loads from stubs/: the duplicate there is the one
+        "stubs": [({"composer.json": COMPOSER_APP.replace("src/", "stubs/")}, "full")],
+        # without composer.json the two files tie again: no edge
+        "none": [({"composer.json": None}, "full")],
+        # back, then the stub going away leaves one User: an incremental sync finds it
+        "src": [
+            ({"composer.json": None}, "full"),
+            ({"composer.json": COMPOSER_APP}, "full"),
+            ({"stubs/Models/User.php": None}, "incremental"),
+        ],
+    }
+    saves = {}
+    for name, steps in runs.items():
+        (tmp_path / name).mkdir()
+        run_steps(tmp_path / name, start, steps)
+        saves[name] = {t for s, m, t in edge_names(tmp_path / name / "live", "calls") if m == "save"}
+    assert saves == {"stubs": {"stubs/Models/User.php"}, "none": set(), "src": {"src/Models/User.php"}}
+
+
+def test_an_unusable_composer_json_is_listed_in_status_and_namespaces_still_resolve(tmp_path):
+    from codegraph.query.status import status
+
+    _tree(
+        tmp_path,
+        {
+            "composer.json": '{"autoload": {"psr-4": {"App\\\\": "src/"}\n',  # unclosed
+            "lib/composer.json": '{"autoload": {"psr-4": ["src/"]}}\n',  # a list, not a map
+            "deep/composer.json": "[" * 100_000,  # json.loads gives up with a RecursionError
+            # what PHP's json_encode writes for an empty map: nothing to report
+            "empty/composer.json": '{"autoload": [], "autoload-dev": {"psr-4": []}}\n',
+            "src/Models/User.php": USER,
+            "src/run.php": RUN,
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        problems = status(reader).manifests
+    assert sorted(problems) == ["composer.json", "deep/composer.json", "lib/composer.json"]
+    assert problems["composer.json"].startswith("not parseable")
+    assert problems["deep/composer.json"].startswith("not parseable")
+    assert problems["lib/composer.json"] == "not usable: autoload.psr-4 is not an object"
+    assert ("calls", "src/run.php", "save", "src/Models/User.php") in _targets(tmp_path)
