@@ -47,6 +47,7 @@ from codegraph.index.drift import changed_files, current_span
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
 from codegraph.paths import quote_path
+from codegraph.query.file_view import split_lines
 from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, word_stem
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
@@ -764,7 +765,7 @@ def _call_lines(reader: Reader, blast) -> dict[tuple[str, int], str]:
             path = caller.file_path
             if path not in texts:
                 try:
-                    texts[path] = source.read_text(reader.root, path).split("\n")
+                    texts[path] = split_lines(source.read_text(reader.root, path))
                 except Exception:
                     texts[path] = None
             lines = texts[path]
@@ -856,7 +857,7 @@ def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str
     candidates: list[tuple[float, str, int, int, str]] = []  # (score, path, start, end, label)
     for fs in files:
         try:
-            lines = source.read_text(reader.root, fs.path).split("\n")
+            lines = split_lines(source.read_text(reader.root, fs.path))
         except SourceUnavailable as exc:
             unavailable[fs.path] = exc.reason
             continue
