@@ -146,6 +146,7 @@ line_text = st.text(
 file_bytes = st.one_of(
     st.lists(line_text, max_size=40).map(lambda ls: "\n".join(ls).encode("utf-8")),
     st.lists(line_text, max_size=40).map(lambda ls: ("\ufeff" + "\r\n".join(ls)).encode("utf-8")),
+    st.lists(line_text, max_size=40).map(lambda ls: ("\r".join(ls) + "\r").encode("utf-8")),  # old Mac
     st.binary(max_size=300),
 )
 
