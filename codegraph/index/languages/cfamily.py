@@ -288,7 +288,28 @@ def _declarator_name(fd):
                 return idents[-1]
     while d is not None and d.type == "parenthesized_declarator":
         d = next((c for c in d.named_children), None)
+    if d is not None and d.type == "function_declarator":
+        return _macro_wrapped_name(d)
     return d
+
+
+def _macro_wrapped_name(inner):
+    """The name in ``int X(foo)(void)``, which the grammar reads as a function_declarator whose
+    declarator is another one: ``X`` with the single "parameter" ``foo``. C and C++ have no function
+    returning a function, so ``X`` is a macro around the name (abseil's
+    ``ABSL_INTERNAL_C_SYMBOL(AbslInternalMutexYield)()``) or the return type before a name
+    parenthesised against a function-like macro (abseil's ``result_type(min)() const``,
+    ``absl::uint128 (min)()``): either way the name is ``foo`` as written. None for anything else.
+    A macro pasting the name (``lib_##n``) makes another linker symbol; ``foo`` is still the name the
+    source spells (and that calls through the macro spell)."""
+    params = inner.child_by_field_name("parameters")
+    if params is None or params.named_child_count != 1:
+        return None
+    (param,) = params.named_children
+    if param.type != "parameter_declaration" or param.named_child_count != 1:
+        return None
+    name = param.named_children[0]
+    return name if name.type in ("type_identifier", "identifier") else None
 
 
 def _walk(node):
