@@ -312,6 +312,25 @@ def _macro_wrapped_name(inner):
     return name if name.type in ("type_identifier", "identifier") else None
 
 
+def _std_template_member(fn) -> bool:
+    """``std::numeric_limits<uint64_t>::max``: a member of a ``std`` class template named with its
+    arguments. A project defines only specialisations of such a template (abseil's
+    ``numeric_limits<absl::uint128>``), which the arguments choose, and names drop them: no call
+    edge (cpp-abseil's int128.cc:33 reached abseil's specialisation for ``uint64_t``)."""
+    if fn.type != "qualified_identifier":
+        return False
+    scope = fn.child_by_field_name("scope")
+    if scope is None or scope.type != "namespace_identifier" or text(scope) != "std":
+        return False
+    node = fn.child_by_field_name("name")
+    while node is not None and node.type == "qualified_identifier":
+        inner = node.child_by_field_name("scope")
+        if inner is not None and inner.type == "template_type":
+            return True
+        node = node.child_by_field_name("name")
+    return False
+
+
 def _walk(node):
     stack = [node]
     while stack:
@@ -853,7 +872,7 @@ class CFamilyExtractor(Extractor):
                     self.ref(ts, "calls", f"<expr>.{text(field)}", "<expr>")
             return
         tail = name.rsplit(".", 1)[-1]
-        if tail in CASTS:
+        if tail in CASTS or _std_template_member(fn):
             return
         self.call_ref(ts, name)
         self._arity_at(ts, arity)

@@ -293,3 +293,28 @@ def test_a_method_named_in_parentheses_against_a_min_max_macro_is_a_member(tmp_p
     methods = {(r["kind"], r["start_line"]) for r in g.nodes("rnd::Dist::min") + g.nodes("rnd::Dist::max")}
     assert methods == {("method", 5), ("method", 6)}
     assert {h.target for h in g.calls_at("dist.h", 7)} == {"rnd::Dist::min", "rnd::Dist::max"}
+
+
+STD_SPECIALISATION_CPP = b"""#include <limits>
+namespace big { class u128 {}; }
+namespace std {
+template <>
+class numeric_limits<big::u128> {
+ public:
+  static constexpr big::u128 (max)() { return big::u128(); }
+};
+}  // namespace std
+unsigned long top() { return std::numeric_limits<unsigned long>::max(); }
+"""
+
+
+def test_a_std_template_member_called_with_other_arguments_does_not_reach_the_projects_specialisation(
+    tmp_path,
+):
+    # abseil's int128.h specialises std::numeric_limits<absl::uint128>; int128.cc:33 calls
+    # std::numeric_limits<uint64_t>::max(), which is the standard library's
+    (tmp_path / "big.h").write_bytes(STD_SPECIALISATION_CPP)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    assert [r["kind"] for r in g.nodes("std::numeric_limits::max")] == ["method"]
+    assert g.calls_at("big.h", 10) == []
