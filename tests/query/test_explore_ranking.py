@@ -449,6 +449,45 @@ def test_a_two_character_name_with_a_digit_is_a_term_a_two_letter_word_is_not(tm
         assert [n.name for n in explore.rank(reader, "c5").seeds][:1] == ["c5"]
 
 
+SHORT_WORDS = {
+    "app/db.py": "def get_db():\n    return db_connection()\n\n\n"
+    "def db_connection():\n    return open_db_cursor()\n\n\n"
+    "def open_db_cursor():\n    return 1\n\n\ndef if_match(tag):\n    return tag\n",
+    "app/net.py": "class HttpConnection:\n    def send(self):\n        return close_connection()\n\n\n"
+    "def close_connection():\n    return reuse_connection()\n\n\ndef reuse_connection():\n    return 2\n",
+    "app/stream.py": "def read_io(buf):\n    return buf\n\n\ndef write_io(buf):\n    return read_io(buf)\n",
+}
+
+
+@pytest.fixture
+def short_words(tmp_path) -> Reader:
+    root = tmp_path / "short_words"
+    _write(root, SHORT_WORDS)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as reader:
+        yield reader
+
+
+def test_a_two_letter_word_that_names_code_is_a_question_word(short_words):
+    # `explore "db connection"` dropped "db": net.py, with three names holding "connection", came first
+    ranking = explore.rank(short_words, "db connection")
+    assert ranking.terms.words == ["db", "connection"]
+    assert ranking.files[0].path == "app/db.py", [(f.path, round(f.score, 3)) for f in ranking.files]
+    assert explore.rank(short_words, "connection").files[0].path == "app/net.py"  # what "db" changes
+
+
+def test_a_question_of_one_two_letter_word_seeds_the_names_holding_it(short_words):
+    # `explore "io"` had no word left to search with
+    seeds = {n.name for n in explore.rank(short_words, "io").seeds}
+    assert {"read_io", "write_io"} <= seeds
+
+
+def test_two_letter_english_words_stay_out_even_when_a_name_holds_them(short_words):
+    # if_match holds "if"; no name holds "zq"; "is", "of", "to", "in" are stop-words
+    ranking = explore.rank(short_words, "what is done if the db is of use to zq in it")
+    assert ranking.terms.words == ["done", "db"]
+
+
 def test_a_file_the_question_names_seeds_its_definitions(tmp_path):
     # "what is in shop/views.py" found nothing to start from: path tokens were no symbol names.
     # views.py defines render_rows (line 5) and list_products (line 10); read from the fixture
