@@ -18,6 +18,7 @@ from codegraph.index.indexer import index_project
 from codegraph.index.languages import language_for
 from codegraph.paths import ProjectPaths
 from codegraph.query import explore
+from codegraph.query.lexical import lexical_scores
 from codegraph.render import render
 from codegraph.store.reader import Reader
 from tests.conftest import copy_fixture
@@ -428,6 +429,28 @@ def test_a_verb_several_modules_define_seeds_the_one_the_questions_other_words_p
 def test_a_question_word_naming_a_file_ranks_that_file_with_the_one_doing_the_work(generic_verb):
     ranking = explore.rank(generic_verb, GENERIC_QUESTION)
     assert {fs.path for fs in ranking.files[:2]} == {"pkg/index/indexer.py", "pkg/index/resolve.py"}
+
+
+def test_a_symbol_holding_the_word_that_names_its_module_gains_that_module_name_too(generic_verb):
+    # resolve.py's `resolve` scored the bare idf of "resolve", level with jvm.py's _Resolver.resolve
+    # and below resolve.py's own _imported_target (which got the module's name as a path word)
+    lex = lexical_scores(generic_verb, explore.question_terms(GENERIC_QUESTION).words)
+    own = {
+        (r[4], r[3]): lex.symbols.get(r[0], 0.0)
+        for r in generic_verb.symbol_rows_named(["resolve", "_resolve_calls", "_imported_target"])
+    }
+    module_resolve = own[("pkg/index/resolve.py", "resolve")]
+    assert module_resolve > own[("pkg/index/languages/jvm.py", "_Resolver::resolve")]
+    assert (
+        own[("pkg/index/resolve.py", "_resolve_calls")]
+        > own[("pkg/index/languages/jvm.py", "_Resolver::resolve")]
+    )
+
+
+def test_the_named_modules_call_resolution_is_among_the_shown_seeds(generic_verb):
+    # the README question's envelope showed the JVM module's resolver, not resolve.py's call resolution
+    shown = [(n.file_path, n.qualified_name) for n in explore.rank(generic_verb, GENERIC_QUESTION).seeds[:6]]
+    assert ("pkg/index/resolve.py", "_resolve_calls") in shown, shown
 
 
 def test_tests_named_by_the_questions_words_are_damped_out_of_the_shown_seeds_not_dropped(generic_verb):
