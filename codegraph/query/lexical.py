@@ -185,13 +185,11 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
     stems = out.stems = {w: word_stem(w, verbs) for w in out.words}
     rows: dict[str, tuple[str, ...]] = {}  # node id → (id, kind, name, qualified name, file path)
     own: dict[str, dict[str, float]] = defaultdict(dict)  # node id → word → channel weight
-    in_name: set[tuple[str, str]] = set()  # (node id, word): the symbol's own name holds the word
     for word, st in stems.items():
         for *fields, weight in _name_rows(reader, word, st):
             nid, kind = fields[0], fields[1]
             rows[nid] = tuple(fields)
             own[nid][word] = max(own[nid].get(word, 0.0), weight * KIND_WEIGHT.get(kind, 1.0))
-            in_name.add((nid, word))
         for doc_row in _doc_rows(reader, word, st):
             rows[doc_row[0]] = doc_row
             doc = DOC * KIND_WEIGHT.get(doc_row[1], 1.0)
@@ -236,15 +234,16 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
         row = rows[nid]
         score = sum(idf[w] * weight for w, weight in held.items())
         names = out.named.get(row[4], ())
-        # a word naming the module counts for a symbol of it whose own name holds the word too: it
-        # was left out there, so resolve.py's ``resolve`` scored the bare idf of "resolve" (1.9 on
-        # this repository), level with the JVM module's ``_Resolver.resolve`` and below its own
-        # module's ``MAX_PACKAGE_IMPORT_EDGES`` (4.9). Not for a word a member holds through its
-        # class's name: every member of flask's ``Config`` would then outrank the code reading it
+        # a word naming the module counts for the module's namesake too (``resolve`` of resolve.py),
+        # whose name holds it: it was left out there, so resolve.py's ``resolve`` scored the bare idf
+        # of "resolve" (1.9 on this repository), level with the JVM module's ``_Resolver.resolve`` and
+        # below its own module's ``MAX_PACKAGE_IMPORT_EDGES`` (4.9). Only the namesake: every symbol
+        # whose name holds the word gaining it put rxjs's ``AjaxError`` constants (errors.ts, named
+        # by "error") above its retry operators for "…resubscribe to the source after an error"
         score += PATH_SHARE * sum(
             named_idf[w] if w in names else idf[w]
             for w in by_path.get(row[4], ())
-            if w not in held or (w in names and (nid, w) in in_name)
+            if w not in held or (w in names and row[2].lower() == w)
         )
         if row[1] == "class" and _ERROR_NAME.search(row[2]):
             score *= ERROR_SYMBOL

@@ -431,26 +431,19 @@ def test_a_question_word_naming_a_file_ranks_that_file_with_the_one_doing_the_wo
     assert {fs.path for fs in ranking.files[:2]} == {"pkg/index/indexer.py", "pkg/index/resolve.py"}
 
 
-def test_a_symbol_holding_the_word_that_names_its_module_gains_that_module_name_too(generic_verb):
+def test_the_namesake_of_the_module_a_word_names_outscores_a_namesake_elsewhere(generic_verb):
     # resolve.py's `resolve` scored the bare idf of "resolve", level with jvm.py's _Resolver.resolve
-    # and below resolve.py's own _imported_target (which got the module's name as a path word)
+    # (so the word's seed weight went half to each) and below resolve.py's own _imported_target, which
+    # got the module's name as a path word
     lex = lexical_scores(generic_verb, explore.question_terms(GENERIC_QUESTION).words)
     own = {
         (r[4], r[3]): lex.symbols.get(r[0], 0.0)
         for r in generic_verb.symbol_rows_named(["resolve", "_resolve_calls", "_imported_target"])
     }
-    module_resolve = own[("pkg/index/resolve.py", "resolve")]
-    assert module_resolve > own[("pkg/index/languages/jvm.py", "_Resolver::resolve")]
-    assert (
-        own[("pkg/index/resolve.py", "_resolve_calls")]
-        > own[("pkg/index/languages/jvm.py", "_Resolver::resolve")]
-    )
-
-
-def test_the_named_modules_call_resolution_is_among_the_shown_seeds(generic_verb):
-    # the README question's envelope showed the JVM module's resolver, not resolve.py's call resolution
-    shown = [(n.file_path, n.qualified_name) for n in explore.rank(generic_verb, GENERIC_QUESTION).seeds[:6]]
-    assert ("pkg/index/resolve.py", "_resolve_calls") in shown, shown
+    namesake = own[("pkg/index/resolve.py", "resolve")]
+    jvm = own[("pkg/index/languages/jvm.py", "_Resolver::resolve")]
+    assert namesake > own[("pkg/index/resolve.py", "_imported_target")] > jvm
+    assert own[("pkg/index/resolve.py", "_resolve_calls")] == jvm  # not the module's namesake
 
 
 def test_tests_named_by_the_questions_words_are_damped_out_of_the_shown_seeds_not_dropped(generic_verb):
