@@ -38,6 +38,7 @@ import os
 import re
 import stat
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codegraph import bounds
@@ -47,6 +48,7 @@ from codegraph.index.drift import changed_files, current_span
 from codegraph.index.languages import is_generated_path, is_test_path
 from codegraph.model import Node
 from codegraph.paths import quote_path
+from codegraph.query.file_view import split_lines
 from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, word_stem
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
@@ -79,6 +81,9 @@ what when where which who why will with work works happen happens get gets code 
 functions method methods class classes call calls called use used using into via does did should would
 """.split()
 )
+# English two-letter words that are never a question's subject even where a name holds them
+# (``if_match``, ``setUp``, ``go``): a two-letter word counts only when the index names code with it
+SHORT_STOPWORDS = frozenset("am go he hi if me my no oh ok so up us vs we eg ie".split())
 
 # Common Chinese development words → identifier candidates (appended after the original words).
 CHINESE_VOCAB: dict[str, list[str]] = {
@@ -176,17 +181,29 @@ class Terms:
 _PATHLIKE = re.compile(r"[\w$.-]+(?:/[\w$.-]+)*")
 
 
-def question_terms(text: str, extra_vocab: dict[str, list[str]] | None = None) -> Terms:
+def question_terms(
+    text: str,
+    extra_vocab: dict[str, list[str]] | None = None,
+    known_word: Callable[[str], bool] | None = None,
+) -> Terms:
     """Identifier-shaped tokens and plain words of a question; Chinese dev words are mapped to
-    identifier candidates and appended after the original words."""
+    identifier candidates and appended after the original words. A two-letter word (``db``, ``io``)
+    is a word when ``known_word`` says the project's code uses it and it is no English function word;
+    without ``known_word`` it is dropped (a two-character name with a digit, ``c5``, always counts)."""
     vocab = {**CHINESE_VOCAB, **(extra_vocab or {})}
     identifiers, words = [], []
     for tok in _IDENT.findall(text):
         tok = tok.strip(".")
         if identifier_shaped(tok):
             identifiers.append(tok)
-        elif tok.lower() not in STOPWORDS and (len(tok) > 2 or _has_digit(tok)):
-            words.append(tok.lower())  # a two-letter word is noise, a two-character name (c5, A5) is not
+            continue
+        word = tok.lower()
+        if word in STOPWORDS:
+            continue
+        if len(tok) > 2 or _has_digit(tok):
+            words.append(word)
+        elif len(tok) == 2 and word not in SHORT_STOPWORDS and known_word is not None and known_word(word):
+            words.append(word)  # "db connection": the finding that a question about "db" found nothing
     for run in _CJK.findall(text):
         for key, values in vocab.items():
             if key in run:
@@ -216,6 +233,14 @@ class Ranking:
     nodes: dict[str, Node]
     files: list[FileScore]
     terms: Terms
+
+
+def _names_code(reader: Reader, word: str) -> bool:
+    """Whether ``word`` (lower-case) is a word of some symbol's name or a part of an indexed path
+    (``db`` → ``get_db``, ``db/models.py``)."""
+    if reader.has_name_segment(word):
+        return True
+    return any(word in re.split(r"[/._-]", path.lower()) for path in reader.indexed_paths())
 
 
 def _files_named(reader: Reader, specs: list[str]) -> list[str]:
@@ -371,7 +396,7 @@ def rank(
 ) -> Ranking:
     """Seeds, symbol scores (random walk with restart) and file scores for a question; words in
     ``drop_words`` (a task's verbs) do not seed."""
-    terms = question_terms(question, extra_vocab)
+    terms = question_terms(question, extra_vocab, lambda word: _names_code(reader, word))
     terms.words = [w for w in terms.words if w not in drop_words]
     lexical = lexical_scores(reader, terms.words)
     named_types = {t.replace("::", ".").split(".")[-1] for t in terms.identifiers}
@@ -764,7 +789,7 @@ def _call_lines(reader: Reader, blast) -> dict[tuple[str, int], str]:
             path = caller.file_path
             if path not in texts:
                 try:
-                    texts[path] = source.read_text(reader.root, path).split("\n")
+                    texts[path] = split_lines(source.read_text(reader.root, path))
                 except Exception:
                     texts[path] = None
             lines = texts[path]
@@ -856,7 +881,7 @@ def _sections(reader: Reader, ranking: Ranking, room: int, unavailable: dict[str
     candidates: list[tuple[float, str, int, int, str]] = []  # (score, path, start, end, label)
     for fs in files:
         try:
-            lines = source.read_text(reader.root, fs.path).split("\n")
+            lines = split_lines(source.read_text(reader.root, fs.path))
         except SourceUnavailable as exc:
             unavailable[fs.path] = exc.reason
             continue

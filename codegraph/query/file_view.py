@@ -8,7 +8,9 @@ tests/query/test_file_view_read_parity.py, re-run live by tests/query/test_file_
 - each line is ``<n>\t<line>`` (1-based, no padding), joined by ``\n``; no trailing newline, no fence;
 - the text is split on ``\n`` exactly, so a trailing newline yields a last empty numbered line;
 - ``\r\n`` shows as ``\n`` (the ``\r`` is dropped). Read does this twice, so ``\r\r\n`` also ends a line
-  with no ``\r`` and ``\r\r\r\n`` leaves one; a lone ``\r`` stays inside its line;
+  with no ``\r`` and ``\r\r\r\n`` leaves one; a lone ``\r`` stays inside its line, so a file with old Mac
+  line endings (``\r`` only) is one line; a ``\r`` ending the last line is dropped too, twice
+  (``a\nb\r\r`` shows ``b``, ``\r`` alone is an empty file);
 - one leading UTF-8 BOM is dropped; invalid UTF-8 shows as U+FFFD; tabs, NUL bytes and long lines
   (2,500 characters tested) are kept as they are;
 - given no limit, Read showed all 2,501 lines of a 2,500-line file; issue 3 fixes our default at 2,000
@@ -284,13 +286,21 @@ def _not_indexed_message(root: Path, reader: FileViewReader, rel: str) -> str:
 
 def read_lines(data: bytes) -> list[str]:
     """Split file bytes into the lines Read numbers: BOM dropped, invalid UTF-8 replaced by U+FFFD,
-    ``\\r\\n`` → ``\\n`` applied twice, then ``split("\\n")`` exactly (so ``b""`` is one empty line)."""
+    then :func:`split_lines` (so ``b""`` is one empty line)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-    # Read normalises line endings twice (on reading, and again when numbering splits on CRLF-or-LF),
-    # so "\r\r\n" ends a line with no "\r" left; measured, see the module docstring.
-    return text.replace("\r\n", "\n").split("\n")
+    return split_lines(data.decode("utf-8", errors="replace"))
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines Read numbers in decoded ``text``: split at ``\\n`` only, one ``\\r`` ending each line
+    dropped, and that twice (Read normalises on reading and again when numbering). So ``\\r\\r\\n``
+    ends a line with no ``\\r`` left, a lone ``\\r`` stays inside its line (a file with old Mac line
+    endings is one line) and up to two ``\\r`` ending the last line are dropped; measured, see the
+    module docstring. Every view that numbers a file's lines (file view, node, explore) splits here."""
+    for _ in range(2):
+        text = text.replace("\r\n", "\n").removesuffix("\r")
+    return text.split("\n")
 
 
 def _load(root: Path, rel: str, language: str | None = None) -> tuple[list[str], str]:

@@ -234,8 +234,16 @@ def lexical_scores(reader: Reader, words: list[str]) -> Lexical:
         row = rows[nid]
         score = sum(idf[w] * weight for w, weight in held.items())
         names = out.named.get(row[4], ())
+        # a word naming the module counts for the module's namesake too (``resolve`` of resolve.py),
+        # whose name holds it: it was left out there, so resolve.py's ``resolve`` scored the bare idf
+        # of "resolve" (1.9 on this repository), level with the JVM module's ``_Resolver.resolve`` and
+        # below its own module's ``MAX_PACKAGE_IMPORT_EDGES`` (4.9). Only the namesake: every symbol
+        # whose name holds the word gaining it put rxjs's ``AjaxError`` constants (errors.ts, named
+        # by "error") above its retry operators for "…resubscribe to the source after an error"
         score += PATH_SHARE * sum(
-            named_idf[w] if w in names else idf[w] for w in by_path.get(row[4], ()) if w not in held
+            named_idf[w] if w in names else idf[w]
+            for w in by_path.get(row[4], ())
+            if w not in held or (w in names and row[2].lower() == w)
         )
         if row[1] == "class" and _ERROR_NAME.search(row[2]):
             score *= ERROR_SYMBOL

@@ -9,6 +9,7 @@ from codegraph.errors import SourceUnavailable, SymbolNotFound
 from codegraph.index import source as source_file
 from codegraph.model import CONTAINER_KINDS, Node
 from codegraph.paths import quote_path
+from codegraph.query.file_view import split_lines
 from codegraph.query.relations import Site
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -54,7 +55,7 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
         )
     if text is not None:
         note = None
-        lines = text.split("\n")
+        lines = split_lines(text)  # the lines the file view shows
         span = current_span(reader, d)
         if span is None:
             raise SymbolNotFound(

@@ -188,6 +188,17 @@ class Reader:
         except sqlite3.OperationalError:  # an index without the vocabulary table
             return []
 
+    def has_name_segment(self, segment: str) -> bool:
+        """Whether some symbol's name holds ``segment`` (lower-case) as a camelCase/snake_case word,
+        or is it (``db`` → ``get_db``, ``DbPool``, ``db``)."""
+        try:
+            row = self.conn.execute(
+                "SELECT 1 FROM name_segment_vocab WHERE segment = ? LIMIT 1", (segment,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # an index without the vocabulary table
+            return False
+        return row is not None
+
     def segments_from(self, prefix: str) -> list[str]:
         """Distinct camelCase/snake_case name words (lower-case) that start with ``prefix``."""
         try:

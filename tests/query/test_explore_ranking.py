@@ -18,6 +18,7 @@ from codegraph.index.indexer import index_project
 from codegraph.index.languages import language_for
 from codegraph.paths import ProjectPaths
 from codegraph.query import explore
+from codegraph.query.lexical import lexical_scores
 from codegraph.render import render
 from codegraph.store.reader import Reader
 from tests.conftest import copy_fixture
@@ -430,6 +431,21 @@ def test_a_question_word_naming_a_file_ranks_that_file_with_the_one_doing_the_wo
     assert {fs.path for fs in ranking.files[:2]} == {"pkg/index/indexer.py", "pkg/index/resolve.py"}
 
 
+def test_the_namesake_of_the_module_a_word_names_outscores_a_namesake_elsewhere(generic_verb):
+    # resolve.py's `resolve` scored the bare idf of "resolve", level with jvm.py's _Resolver.resolve
+    # (so the word's seed weight went half to each) and below resolve.py's own _imported_target, which
+    # got the module's name as a path word
+    lex = lexical_scores(generic_verb, explore.question_terms(GENERIC_QUESTION).words)
+    own = {
+        (r[4], r[3]): lex.symbols.get(r[0], 0.0)
+        for r in generic_verb.symbol_rows_named(["resolve", "_resolve_calls", "_imported_target"])
+    }
+    namesake = own[("pkg/index/resolve.py", "resolve")]
+    jvm = own[("pkg/index/languages/jvm.py", "_Resolver::resolve")]
+    assert namesake > own[("pkg/index/resolve.py", "_imported_target")] > jvm
+    assert own[("pkg/index/resolve.py", "_resolve_calls")] == jvm  # not the module's namesake
+
+
 def test_tests_named_by_the_questions_words_are_damped_out_of_the_shown_seeds_not_dropped(generic_verb):
     ranking = explore.rank(generic_verb, GENERIC_QUESTION)
     shown = ranking.seeds[:6]  # the envelope's "Seeds:" line
@@ -447,6 +463,45 @@ def test_a_two_character_name_with_a_digit_is_a_term_a_two_letter_word_is_not(tm
     index_project(ProjectPaths(root.resolve()), workers=1)
     with Reader(root) as reader:
         assert [n.name for n in explore.rank(reader, "c5").seeds][:1] == ["c5"]
+
+
+SHORT_WORDS = {
+    "app/db.py": "def get_db():\n    return db_connection()\n\n\n"
+    "def db_connection():\n    return open_db_cursor()\n\n\n"
+    "def open_db_cursor():\n    return 1\n\n\ndef if_match(tag):\n    return tag\n",
+    "app/net.py": "class HttpConnection:\n    def send(self):\n        return close_connection()\n\n\n"
+    "def close_connection():\n    return reuse_connection()\n\n\ndef reuse_connection():\n    return 2\n",
+    "app/stream.py": "def read_io(buf):\n    return buf\n\n\ndef write_io(buf):\n    return read_io(buf)\n",
+}
+
+
+@pytest.fixture
+def short_words(tmp_path) -> Reader:
+    root = tmp_path / "short_words"
+    _write(root, SHORT_WORDS)
+    index_project(ProjectPaths(root.resolve()), workers=1)
+    with Reader(root) as reader:
+        yield reader
+
+
+def test_a_two_letter_word_that_names_code_is_a_question_word(short_words):
+    # `explore "db connection"` dropped "db": net.py, with three names holding "connection", came first
+    ranking = explore.rank(short_words, "db connection")
+    assert ranking.terms.words == ["db", "connection"]
+    assert ranking.files[0].path == "app/db.py", [(f.path, round(f.score, 3)) for f in ranking.files]
+    assert explore.rank(short_words, "connection").files[0].path == "app/net.py"  # what "db" changes
+
+
+def test_a_question_of_one_two_letter_word_seeds_the_names_holding_it(short_words):
+    # `explore "io"` had no word left to search with
+    seeds = {n.name for n in explore.rank(short_words, "io").seeds}
+    assert {"read_io", "write_io"} <= seeds
+
+
+def test_two_letter_english_words_stay_out_even_when_a_name_holds_them(short_words):
+    # if_match holds "if"; no name holds "zq"; "is", "of", "to", "in" are stop-words
+    ranking = explore.rank(short_words, "what is done if the db is of use to zq in it")
+    assert ranking.terms.words == ["done", "db"]
 
 
 def test_a_file_the_question_names_seeds_its_definitions(tmp_path):

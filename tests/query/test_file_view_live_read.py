@@ -28,6 +28,11 @@ FILES: dict[str, bytes] = {
     "surrogates.py": b"\xed\xa0\x80 \xc0\xaf \xf4\x90\x80\x80 \xff\n\x00nul\x01\n",
     "bom_crlf.py": b"\xef\xbb\xbf\xef\xbb\xbfa\r\n\r\r\n",
     "crcrlf.py": b"a\nb\r\r\nc\r\r\r\n\r\r\nd",
+    "barecr.py": b"import os\r\rdef f():\r    return 1\r",
+    "crend.py": b"a\nb\r\r",
+    "crcrcr.py": b"a\r\r\r",
+    "crlfcr.py": b"a\r\n\r",
+    "cr.py": b"\r",
     "u2028.py": "a\u2028b\x85c\x0cd\n".encode(),
     "unicode.py": "s = 'é€😀'\n".encode(),
     "blank.py": b"\n\n# c\n\n",
@@ -39,6 +44,7 @@ CALLS = [(name, None, None) for name in FILES if name != "big.py"] + [
     ("big.py", 1999, 5),
     ("big.py", 2290, None),
     ("trail.py", 2, 1),
+    ("barecr.py", 2, None),
     ("trail.py", 9, None),
 ]
 

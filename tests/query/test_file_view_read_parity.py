@@ -61,6 +61,12 @@ RECORDED = {
     "cr cr cr lf": (b"a\r\r\r\nb\r\n", "1\ta\r\n2\tb\n3\t"),
     "cr cr lf first": (b"\r\r\nx\n", "1\t\n2\tx\n3\t"),
     "double bom": (b"\xef\xbb\xbf\xef\xbb\xbfa\r\n\r\r\n", "1\t\ufeffa\n2\t\n3\t"),
+    # old Mac line endings: one line, the CR ending it dropped (recorded with Claude Code 2.1.197)
+    "bare cr": (b"import os\r\rdef f():\r    return 1\r", "1\timport os\r\rdef f():\r    return 1"),
+    "cr cr at the end": (b"a\nb\r\r", "1\ta\n2\tb"),
+    "cr cr cr at the end": (b"a\r\r\r", "1\ta\r"),
+    "cr after crlf at the end": (b"a\r\n\r", "1\ta\n2\t"),
+    "spaces at the end": (b"a\nb  ", "1\ta\n2\tb  "),
 }
 
 
@@ -119,13 +125,15 @@ def test_window_read_shows_as_a_warning_has_empty_body_and_a_notice(tmp_path, da
 
 def read_oracle(data: bytes, offset: int, limit: int) -> str | None:
     """Claude Code's Read, from its observed format: decode UTF-8 with U+FFFD, drop a leading BOM,
-    turn CRLF into LF on reading, split on CRLF-or-LF when numbering, take lines [offset, offset+limit),
+    turn CRLF into LF on reading, split on CRLF-or-LF when numbering, each time also dropping a CR that
+    ends the text (a last line without LF is a line too), take lines [offset, offset+limit),
     number them `n<TAB>line`, join with LF. None when the selected text is empty (Read shows only a
     warning then)."""
     text = data.decode("utf-8", "replace")
     if text[:1] == "\ufeff":
         text = text[1:]
-    lines = re.split(r"\r?\n", re.sub(r"\r\n", "\n", text))
+    lines = re.split(r"\r?\n", re.sub(r"\r\Z", "", re.sub(r"\r\n", "\n", text)))
+    lines[-1] = lines[-1].removesuffix("\r")
     selected = lines[offset - 1 : offset - 1 + limit]
     if "\n".join(selected) == "":
         return None
@@ -138,6 +146,7 @@ line_text = st.text(
 file_bytes = st.one_of(
     st.lists(line_text, max_size=40).map(lambda ls: "\n".join(ls).encode("utf-8")),
     st.lists(line_text, max_size=40).map(lambda ls: ("\ufeff" + "\r\n".join(ls)).encode("utf-8")),
+    st.lists(line_text, max_size=40).map(lambda ls: ("\r".join(ls) + "\r").encode("utf-8")),  # old Mac
     st.binary(max_size=300),
 )
 

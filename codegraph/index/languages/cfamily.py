@@ -288,7 +288,47 @@ def _declarator_name(fd):
                 return idents[-1]
     while d is not None and d.type == "parenthesized_declarator":
         d = next((c for c in d.named_children), None)
+    if d is not None and d.type == "function_declarator":
+        return _macro_wrapped_name(d)
     return d
+
+
+def _macro_wrapped_name(inner):
+    """The name in ``int X(foo)(void)``, which the grammar reads as a function_declarator whose
+    declarator is another one: ``X`` with the single "parameter" ``foo``. C and C++ have no function
+    returning a function, so ``X`` is a macro around the name (abseil's
+    ``ABSL_INTERNAL_C_SYMBOL(AbslInternalMutexYield)()``) or the return type before a name
+    parenthesised against a function-like macro (abseil's ``result_type(min)() const``,
+    ``absl::uint128 (min)()``): either way the name is ``foo`` as written. None for anything else.
+    A macro pasting the name (``lib_##n``) makes another linker symbol; ``foo`` is still the name the
+    source spells (and that calls through the macro spell)."""
+    params = inner.child_by_field_name("parameters")
+    if params is None or params.named_child_count != 1:
+        return None
+    (param,) = params.named_children
+    if param.type != "parameter_declaration" or param.named_child_count != 1:
+        return None
+    name = param.named_children[0]
+    return name if name.type in ("type_identifier", "identifier") else None
+
+
+def _std_template_member(fn) -> bool:
+    """``std::numeric_limits<uint64_t>::max``: a member of a ``std`` class template named with its
+    arguments. A project defines only specialisations of such a template (abseil's
+    ``numeric_limits<absl::uint128>``), which the arguments choose, and names drop them: no call
+    edge (cpp-abseil's int128.cc:33 reached abseil's specialisation for ``uint64_t``)."""
+    if fn.type != "qualified_identifier":
+        return False
+    scope = fn.child_by_field_name("scope")
+    if scope is None or scope.type != "namespace_identifier" or text(scope) != "std":
+        return False
+    node = fn.child_by_field_name("name")
+    while node is not None and node.type == "qualified_identifier":
+        inner = node.child_by_field_name("scope")
+        if inner is not None and inner.type == "template_type":
+            return True
+        node = node.child_by_field_name("name")
+    return False
 
 
 def _walk(node):
@@ -832,7 +872,7 @@ class CFamilyExtractor(Extractor):
                     self.ref(ts, "calls", f"<expr>.{text(field)}", "<expr>")
             return
         tail = name.rsplit(".", 1)[-1]
-        if tail in CASTS:
+        if tail in CASTS or _std_template_member(fn):
             return
         self.call_ref(ts, name)
         self._arity_at(ts, arity)

@@ -163,6 +163,38 @@ def test_a_macro_misparsed_as_a_nested_function_makes_no_node_and_its_calls_stay
     assert {h.source for h in g.edges("calls")} == {"run"}
 
 
+WRAPPED_H = b"""#define NAMED(n) n
+#define API extern
+API int NAMED(open_store)(int size);
+"""
+WRAPPED_C = b"""#include "api.h"
+int NAMED(open_store)(int size) { return size; }
+static int *NAMED(helper)(void) { return 0; }
+int use(void) {
+  return open_store(1) + *helper();
+}
+"""
+
+
+def test_a_function_whose_name_is_wrapped_in_a_macro_call_is_that_name(tmp_path):
+    # ``int X(foo)(void)``: C has no function returning a function, so the inner "call" is a macro
+    # around the name (the parenthesised ``int (foo)(void)`` already was ``foo``)
+    (tmp_path / "api.h").write_bytes(WRAPPED_H)
+    (tmp_path / "api.c").write_bytes(WRAPPED_C)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    functions = {(r[0], r[1], r[2]) for r in g.db.execute(
+        "SELECT name, file_path, start_line FROM nodes WHERE kind = 'function'")}  # fmt: skip
+    assert functions == {
+        ("NAMED", "api.h", 1),
+        ("open_store", "api.h", 3),
+        ("open_store", "api.c", 2),
+        ("helper", "api.c", 3),
+        ("use", "api.c", 4),
+    }
+    assert targets(g, "api.c", 5) == {("open_store", "open_store", "api.c"), ("helper", "helper", "api.c")}
+
+
 def test_macro_clean_ups_keep_every_offset():
     src = b"LUA_API int lua_f (lua_State *L);\n#if 0\nbroken(\n#endif\nint g(void) { return f(1); }\n"
     out = dead_code(blank_macros(src, False), False)

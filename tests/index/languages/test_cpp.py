@@ -270,3 +270,51 @@ def test_a_namespace_scope_variable_declared_in_an_included_header_types_calls_u
     assert ("direct", "Registry::add") in got  # extern Registry g_registry; in types.h
     # a parameter or local of that name hides it; headers typing it differently: no guess
     assert not {(s, t) for s, t in got if s in ("param", "templ", "local", "both")}
+
+
+GUARDED_NAMES_CPP = b"""namespace rnd {
+class Dist {
+ public:
+  using result_type = int;
+  result_type(min)() const { return 0; }
+  static constexpr long (max)() { return 9; }
+  int span() const { return (max)() - (min)(); }
+};
+}  // namespace rnd
+"""
+
+
+def test_a_method_named_in_parentheses_against_a_min_max_macro_is_a_member(tmp_path):
+    # abseil's ``result_type(min)() const``: parentheses keep windows.h's min() macro away; the grammar
+    # reads ``result_type`` as a call around the name, but the method is rnd::Dist::min
+    (tmp_path / "dist.h").write_bytes(GUARDED_NAMES_CPP)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    methods = {(r["kind"], r["start_line"]) for r in g.nodes("rnd::Dist::min") + g.nodes("rnd::Dist::max")}
+    assert methods == {("method", 5), ("method", 6)}
+    assert {h.target for h in g.calls_at("dist.h", 7)} == {"rnd::Dist::min", "rnd::Dist::max"}
+
+
+STD_SPECIALISATION_CPP = b"""#include <limits>
+namespace big { class u128 {}; }
+namespace std {
+template <>
+class numeric_limits<big::u128> {
+ public:
+  static constexpr big::u128 (max)() { return big::u128(); }
+};
+}  // namespace std
+unsigned long top() { return std::numeric_limits<unsigned long>::max(); }
+"""
+
+
+def test_a_std_template_member_called_with_other_arguments_does_not_reach_the_projects_specialisation(
+    tmp_path,
+):
+    # abseil's int128.h specialises std::numeric_limits<absl::uint128>; int128.cc:33 calls
+    # std::numeric_limits<uint64_t>::max(), which is the standard library's
+    (tmp_path / "big.h").write_bytes(STD_SPECIALISATION_CPP)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    assert [r["kind"] for r in g.nodes("std::numeric_limits::max")] == ["method"]
+    assert g.calls_at("big.h", 10) == []
