@@ -139,6 +139,48 @@ class Cli:
 
 
 @dataclass
+class InProcess:
+    """The library in this process, for a test: one index built with ``workers=1``, and the same
+    queries the CLI runs, answered as their ``--json`` (``render.to_data``); the CLI around them is
+    what :class:`Cli` adds."""
+
+    root: Path
+
+    def init(self) -> tuple[int, str, str]:
+        from codegraph.index.indexer import index_project
+        from codegraph.paths import ProjectPaths
+
+        index_project(ProjectPaths(self.root.resolve()), workers=1)
+        return 0, "", ""
+
+    def query(self, *args: str) -> tuple[int, str, str]:
+        from codegraph.errors import SymbolNotFound
+        from codegraph.query.files import files
+        from codegraph.query.relations import callers
+        from codegraph.query.status import status
+        from codegraph.render import to_data
+        from codegraph.store.reader import Reader
+
+        op, *rest = args
+        symbol = rest.pop(0) if rest and not rest[0].startswith("--") else None
+        opts = dict(zip(rest[::2], rest[1::2], strict=True))  # the queries above pass "--name value" pairs
+        with Reader(self.root) as reader:
+            try:
+                if op == "status":
+                    result = status(reader)
+                elif op == "files":
+                    result = files(reader, None, limit=int(opts["--limit"]))
+                elif op == "callers":
+                    limit = int(opts["--limit"])
+                    result = callers(reader, symbol or "", file=opts["--file"], limit=limit)
+                else:
+                    raise ValueError(f"no such query here: {op}")
+            except SymbolNotFound as exc:
+                return 4, json.dumps({"error": "SymbolNotFound", "message": str(exc)}), ""
+            return 0, json.dumps(to_data(result)), ""
+
+
+@dataclass
 class Outcome:
     corpus: str
     problems: list[str] = field(default_factory=list)
