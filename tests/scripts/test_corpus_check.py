@@ -122,3 +122,18 @@ def test_a_caller_the_reference_sees_and_we_do_not_fails_the_check(tmp_path, ref
     assert any(p.startswith("callers ") and "only the reference" in p for p in outcome.problems), (
         outcome.problems
     )
+
+
+def test_a_definition_calling_itself_is_no_caller_on_either_side(tmp_path, reference_ready):
+    """The reference lists no definition it was asked about among the callers (KeePass's
+    ``Equals(object)`` calls the overload ``Equals(PwUuid)``; a recursive ``f``): ours, read the same."""
+    root = tmp_path / "rec"
+    root.mkdir()
+    (root / "a.py").write_text(
+        "def f(n):\n    return f(n - 1)\n\n\ndef g():\n    return f(1)\n\n\ndef h():\n    f(2)\n"
+    )
+    site = {"file": "a.py", "callee": "f", "target": {"file": "a.py", "name": "f", "qualified_name": "f"}}
+    labels = {"language": "python", "sites": [{**site, "line": 6}, {**site, "line": 10}]}
+    outcome = check.check("rec", check.InProcess(root), labels)
+    assert outcome.ok, outcome.line()
+    assert outcome.figures["callers"] == "f (a.py): ours 2 + 0 by other kinds, reference 2"
