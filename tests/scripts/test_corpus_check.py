@@ -125,8 +125,9 @@ def test_a_caller_the_reference_sees_and_we_do_not_fails_the_check(tmp_path, ref
 
 
 def test_a_definition_calling_itself_is_no_caller_on_either_side(tmp_path, reference_ready):
-    """The reference lists no definition it was asked about among the callers (KeePass's
-    ``Equals(object)`` calls the overload ``Equals(PwUuid)``; a recursive ``f``): ours, read the same."""
+    """The reference lists no definition as its own caller (a recursive ``f``; KeePass's
+    ``Equals(object)``, whose ``Equals(obj as PwUuid)`` we resolve to itself): ours, read the same.
+    kotlin-stripe's ``createError`` overloads calling each other stay callers (the small-corpus test)."""
     root = tmp_path / "rec"
     root.mkdir()
     (root / "a.py").write_text(
