@@ -519,6 +519,7 @@ class Scala(LanguageModule):
     method_containers = METHOD_CONTAINERS
     implicit_members = True
     unique_fallback = False  # a name comes from the package, an import or the root package
+    packages_are_directories = True
     test_suffixes = ("test.scala", "spec.scala", "suite.scala", "tests.scala")
     extractor = ScalaExtractor
 
