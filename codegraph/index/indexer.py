@@ -11,6 +11,7 @@ comparison.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import heapq
 import itertools
@@ -77,6 +78,11 @@ INCREMENTAL_MIN_FILES = 50
 # An incremental sync fills the resolver's tables as lookups reach files (codegraph.index.lazy) when
 # every language present allows it; off, it decodes every file's interface first (the eager tables).
 LAZY_TABLES = True
+# A full resolution of at least this many files (and fewer than STREAM_MIN_FILES: a forked helper
+# copies the parent's heap page by page as reference counts change, past the memory budget of a
+# 100,000-file index) is shared with a forked helper process (codegraph.index.fork, issue 12).
+# Below it the fork and the second set of lookup tables cost about what the helper saves.
+FORK_MIN_FILES = 400
 
 
 @dataclass
@@ -717,10 +723,19 @@ def _update(
     # one resolves (issue 12: on django-sdist one core idled through resolve and write, 9.6 s); nothing
     # was reused, so no interface is backfilled
     first: writer.FirstWrite | None = write
+    helped = contextlib.ExitStack()
+    # split with a helper process when everything is resolved: a first index forks before its
+    # first rows are inserted (the helper builds its tables meanwhile), before that thread starts
+    split = write is None and not memo and (workers is None or workers > 1) and _may_fork(len(extractions))
+    share = _share(helped, extractions, manifests) if split and not previous and not reuse_set else None
     if write is not None:
         write.build_indexes()
     elif not previous and not reuse_set:
-        first = writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
+        try:
+            first = writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
+        except BaseException:
+            helped.close()
+            raise
     try:
         with paused_gc():
             only, why = (
@@ -748,14 +763,18 @@ def _update(
                 for fx in extractions:
                     if fx.path in complete:
                         _MEMO[fx.path] = (*stats[fx.path], fx)
-        resolution = resolve(
-            extractions,
-            only=only,
-            manifests=manifests.texts,
-            refs_of=stream.refs_of if stream is not None else None,
-            sink=write.sink() if write is not None else None,
-            fold=stream is not None,
-        )
+        if split and share is None and only is None and first is None:
+            share = _share(helped, extractions, manifests)
+        with helped:
+            resolution = resolve(
+                extractions,
+                only=only,
+                manifests=manifests.texts,
+                refs_of=stream.refs_of if stream is not None else None,
+                sink=write.sink() if write is not None else None,
+                fold=stream is not None,
+                share=share,
+            )
         summary.resolution = {
             "mode": "full" if only is None else "incremental",
             "files": len(extractions) if only is None else len(only),
@@ -804,6 +823,7 @@ def _update(
                 interfaces,
             )
     except BaseException:
+        helped.close()
         if first is not None:
             first.abort()
         raise
@@ -812,6 +832,28 @@ def _update(
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
     summary.files = summary.parsed + summary.reused
+
+
+def _may_fork(files: int) -> bool:
+    """Whether a full resolution of ``files`` files is shared with a forked helper (FORK_MIN_FILES)."""
+    from codegraph.index import fork
+
+    return FORK_MIN_FILES <= files < STREAM_MIN_FILES and fork.available() and (os.cpu_count() or 1) > 1
+
+
+def _share(helped: contextlib.ExitStack, extractions: list, manifests: Manifests):
+    """A forked helper resolving ``extractions`` beside this process (``codegraph.index.fork``),
+    stopped when ``helped`` closes; None when it cannot be forked (this process resolves alone)."""
+    from codegraph.index import fork
+    from codegraph.index.resolve import Resolution, Share, resolve
+
+    def run(share: Share) -> Resolution:
+        return resolve(extractions, manifests=manifests.texts, share=share)
+
+    try:
+        return helped.enter_context(fork.forked(len(extractions), run))
+    except OSError:
+        return None
 
 
 def _interfaces(parsed: list[writer.ParsedFile]) -> dict[str, bytes]:

@@ -1,0 +1,160 @@
+"""Two processes resolving one cold index (issue 12): ``resolve`` split with a forked helper.
+
+On a 2-core machine a cold index of django-sdist resolved its 2,800 files' references in the main
+process while the second core idled (the index-building thread of ``writer.FirstWrite`` took a
+fifth of it). :func:`forked` forks a helper before the resolution; both build the lookup tables
+(the helper while the parent inserts the files' rows) and then take chunks of files from one
+queue till it is empty, whichever process is free, so neither waits for a slow half. The helper
+sends its files' results (``resolve.FileResult``, marshalled) through a pipe and exits; the parent
+puts them in file order (``resolve._shared``), so the graph is the one a single process writes.
+
+Nothing may hang or be lost: when the helper dies, fails, sends something unreadable or is still
+busy long after the parent ran out of chunks, the parent stops it and resolves its files itself.
+The queue is a pipe pre-filled with 4-byte chunk numbers: each ``read`` of 4 bytes takes one
+chunk, atomically, in either process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import select
+import signal
+import struct
+import time
+from collections.abc import Callable, Iterator
+
+from codegraph.index.resolve import FileResult, Resolution, Share
+
+CHUNK_FILES = 16  # files a process takes from the queue at a time
+# A helper still busy this long after the parent took the last chunk is stopped (and its files
+# resolved by the parent): a helper resolves one chunk and writes its results meanwhile, a small
+# fraction of what the parent did, so only a helper that is stuck gets near it.
+STALL_FACTOR = 2.0
+STALL_MIN_SECONDS = 10.0
+_CHUNK = struct.Struct("<I")
+QUEUE_BYTES = 4096  # the queue is written whole before the fork: POSIX pipes buffer at least this
+
+
+def available() -> bool:
+    """Whether this platform can fork a helper (POSIX)."""
+    return hasattr(os, "fork")
+
+
+class _Queue(Share):
+    """One process's end of the chunk queue (see the module docstring): a helper's by default."""
+
+    def __init__(self, chunks: list[list[int]], read: int) -> None:
+        self.chunks, self.read = chunks, read
+
+    def take(self) -> list[int] | None:
+        data = os.read(self.read, _CHUNK.size)
+        if len(data) < _CHUNK.size:
+            return None
+        return self.chunks[_CHUNK.unpack(data)[0]]
+
+    def gathered(self) -> dict[str, FileResult] | None:
+        return None
+
+
+class _Parent(_Queue):
+    """The parent's end: after the last chunk, the helper's results ({} when it failed: every file
+    it took is then resolved by the parent)."""
+
+    def __init__(self, chunks: list[list[int]], read: int, pid: int, results: int) -> None:
+        super().__init__(chunks, read)
+        self.pid, self.results, self.started = pid, results, time.monotonic()
+
+    def gathered(self) -> dict[str, FileResult] | None:
+        waited = STALL_FACTOR * (time.monotonic() - self.started)
+        data = _read_all(self.results, time.monotonic() + max(STALL_MIN_SECONDS, waited))
+        status = _reap(self.pid, time.monotonic() + STALL_MIN_SECONDS if data is not None else 0.0)
+        self.pid = 0
+        if data is None or status != 0:
+            return {}
+        try:
+            found = marshal.loads(data)
+        except (EOFError, ValueError, TypeError):
+            return {}
+        return found if isinstance(found, dict) else {}
+
+
+@contextlib.contextmanager
+def forked(count: int, run: Callable[[Share], Resolution], *, chunk: int = CHUNK_FILES) -> Iterator[Share]:
+    """Fork a helper that calls ``run`` with its end of a queue of ``count`` files (in chunks of
+    ``chunk``) and sends back ``Resolution.shared``; yield the parent's end, for ``resolve(share=)``.
+    On leaving, a helper still running is killed, and the helper is always waited for.
+
+    Raises:
+        OSError: the pipes or the fork could not be made (the caller resolves alone then).
+    """
+    chunks = [list(range(i, min(i + chunk, count))) for i in range(0, count, chunk)]
+    queue = b"".join(_CHUNK.pack(i) for i in range(len(chunks)))
+    if len(queue) > QUEUE_BYTES:
+        raise OSError(f"{len(chunks)} chunks do not fit the queue's pipe")
+    fds: list[int] = []
+    try:
+        read, write = os.pipe()
+        fds += (read, write)
+        os.write(write, queue)  # whole: it fits the pipe's buffer
+        os.close(fds.pop())
+        results, send = os.pipe()
+        fds += (results, send)
+        pid = os.fork()
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+    if pid == 0:  # the helper: it never returns, so nothing of the parent's runs on here
+        code = 1
+        try:
+            os.close(results)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C stops it without a traceback
+            data = marshal.dumps(run(_Queue(chunks, read)).shared)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(send, view) :]
+            code = 0
+        finally:
+            os._exit(code)  # no exit handlers, no flushing of the parent's buffers
+    os.close(send)
+    parent = _Parent(chunks, read, pid, results)
+    try:
+        yield parent
+    finally:
+        if parent.pid:
+            _reap(parent.pid, 0.0)
+        os.close(results)
+        os.close(read)
+
+
+def _read_all(fd: int, deadline: float) -> bytes | None:
+    """Everything written to pipe ``fd`` till its writer closes it; None when that takes past
+    ``deadline`` (monotonic)."""
+    parts: list[bytes] = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            return None
+        part = os.read(fd, 1 << 20)
+        if not part:
+            return b"".join(parts)
+        parts.append(part)
+
+
+def _reap(pid: int, deadline: float) -> int:
+    """Wait for ``pid`` till ``deadline`` (monotonic; 0: kill it at once); its exit status, or -1
+    when it was killed."""
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.005)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return -1
