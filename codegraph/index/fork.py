@@ -81,14 +81,16 @@ class _Parent(_Queue):
 
 
 @contextlib.contextmanager
-def forked(count: int, run: Callable[[Share], Resolution], *, chunk: int = CHUNK_FILES) -> Iterator[Share]:
+def forked(count: int, run: Callable[[Share], Resolution], *, chunk: int = 0) -> Iterator[Share]:
     """Fork a helper that calls ``run`` with its end of a queue of ``count`` files (in chunks of
-    ``chunk``) and sends back ``Resolution.shared``; yield the parent's end, for ``resolve(share=)``.
+    ``chunk``, default CHUNK_FILES) and sends back ``Resolution.shared``; yield the parent's end,
+    for ``resolve(share=)``.
     On leaving, a helper still running is killed, and the helper is always waited for.
 
     Raises:
         OSError: the pipes or the fork could not be made (the caller resolves alone then).
     """
+    chunk = chunk or CHUNK_FILES
     chunks = [list(range(i, min(i + chunk, count))) for i in range(0, count, chunk)]
     queue = b"".join(_CHUNK.pack(i) for i in range(len(chunks)))
     if len(queue) > QUEUE_BYTES:
