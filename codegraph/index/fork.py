@@ -2,11 +2,12 @@
 
 On a 2-core machine a cold index of django-sdist resolved its 2,800 files' references in the main
 process while the second core idled (the index-building thread of ``writer.FirstWrite`` took a
-fifth of it). :func:`forked` forks a helper before the resolution; both build the lookup tables
-(the helper while the parent inserts the files' rows) and then take chunks of files from one
-queue till it is empty, whichever process is free, so neither waits for a slow half. The helper
-sends its files' results (``resolve.FileResult``, marshalled) through a pipe and exits; the parent
-puts them in file order (``resolve._shared``), so the graph is the one a single process writes.
+fifth of it). :class:`Forked` forks a helper once ``resolve`` has built the lookup tables (the
+helper reads the parent's, copied on write); the parent inserts the files' rows meanwhile, then
+both take chunks of files from one queue till it is empty, whichever process is free, so neither
+waits for a slow half. The helper sends its files' results (``resolve.FileResult``, marshalled)
+through a pipe and exits; the parent puts them in file order (``resolve._shared``), so the graph
+is the one a single process writes.
 
 Nothing may hang or be lost: when the helper dies, fails, sends something unreadable or is still
 busy long after the parent ran out of chunks, the parent stops it and resolves its files itself.
@@ -23,9 +24,9 @@ import select
 import signal
 import struct
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-from codegraph.index.resolve import FileResult, Resolution, Share
+from codegraph.index.resolve import FileResult, Share
 
 CHUNK_FILES = 16  # files a process takes from the queue at a time
 # A helper still busy this long after the parent took the last chunk is stopped (and its files
@@ -42,31 +43,75 @@ def available() -> bool:
     return hasattr(os, "fork")
 
 
-class _Queue(Share):
-    """One process's end of the chunk queue (see the module docstring): a helper's by default."""
+class Forked(Share):
+    """A :class:`~codegraph.index.resolve.Share` with a forked helper, for ``resolve(share=)`` over
+    ``count`` files; ``meanwhile`` runs in this process right after the fork (a cold index inserts
+    its files' rows then). Use it as a context manager: on leaving, a helper still running is
+    killed, and the helper is always waited for."""
 
-    def __init__(self, chunks: list[list[int]], read: int) -> None:
-        self.chunks, self.read = chunks, read
+    def __init__(self, count: int, meanwhile: Callable[[], None] | None = None, *, chunk: int = 0) -> None:
+        chunk = chunk or CHUNK_FILES
+        self.chunks = [list(range(i, min(i + chunk, count))) for i in range(0, count, chunk)]
+        self.meanwhile = meanwhile
+        self.pid = 0
+        self.queue = self.results = -1
+        self.started = 0.0
+        self.left: list[int] | None = None  # the chunks this process hands itself (no helper)
+
+    def begin(self, helper: Callable[[], dict[str, FileResult]]) -> None:
+        try:
+            self._fork(helper)
+        except OSError:  # no pipe, no fork: this process takes every chunk
+            self.left = list(range(len(self.chunks)))
+        if self.meanwhile is not None:
+            self.meanwhile()
+
+    def _fork(self, helper: Callable[[], dict[str, FileResult]]) -> None:
+        queue = b"".join(_CHUNK.pack(i) for i in range(len(self.chunks)))
+        if len(queue) > QUEUE_BYTES:
+            raise OSError(f"{len(self.chunks)} chunks do not fit the queue's pipe")
+        fds: list[int] = []
+        try:
+            read, write = os.pipe()
+            fds += (read, write)
+            os.write(write, queue)  # whole: it fits the pipe's buffer
+            os.close(fds.pop())
+            results, send = os.pipe()
+            fds += (results, send)
+            pid = os.fork()
+        except BaseException:
+            for fd in fds:
+                os.close(fd)
+            raise
+        if pid == 0:  # the helper: it never returns, so nothing of the parent's runs on here
+            code = 1
+            try:
+                os.close(results)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C stops it without a traceback
+                self.queue = read
+                data = marshal.dumps(helper())
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(send, view) :]
+                code = 0
+            finally:
+                os._exit(code)  # no exit handlers, no flushing of the parent's buffers
+        os.close(send)
+        self.pid, self.queue, self.results, self.started = pid, read, results, time.monotonic()
 
     def take(self) -> list[int] | None:
-        data = os.read(self.read, _CHUNK.size)
+        if self.left is not None:
+            return self.chunks[self.left.pop()] if self.left else None
+        data = os.read(self.queue, _CHUNK.size)
         if len(data) < _CHUNK.size:
             return None
         return self.chunks[_CHUNK.unpack(data)[0]]
 
-    def gathered(self) -> dict[str, FileResult] | None:
-        return None
-
-
-class _Parent(_Queue):
-    """The parent's end: after the last chunk, the helper's results ({} when it failed: every file
-    it took is then resolved by the parent)."""
-
-    def __init__(self, chunks: list[list[int]], read: int, pid: int, results: int) -> None:
-        super().__init__(chunks, read)
-        self.pid, self.results, self.started = pid, results, time.monotonic()
-
-    def gathered(self) -> dict[str, FileResult] | None:
+    def gathered(self) -> dict[str, FileResult]:
+        """The helper's results; {} when it failed, died, sent something unreadable or stalled
+        (still busy STALL_FACTOR times as long after the last chunk as the parent took till then)."""
+        if not self.pid:
+            return {}
         waited = STALL_FACTOR * (time.monotonic() - self.started)
         data = _read_all(self.results, time.monotonic() + max(STALL_MIN_SECONDS, waited))
         status = _reap(self.pid, time.monotonic() + STALL_MIN_SECONDS if data is not None else 0.0)
@@ -79,56 +124,17 @@ class _Parent(_Queue):
             return {}
         return found if isinstance(found, dict) else {}
 
+    def __enter__(self) -> Forked:
+        return self
 
-@contextlib.contextmanager
-def forked(count: int, run: Callable[[Share], Resolution], *, chunk: int = 0) -> Iterator[Share]:
-    """Fork a helper that calls ``run`` with its end of a queue of ``count`` files (in chunks of
-    ``chunk``, default CHUNK_FILES) and sends back ``Resolution.shared``; yield the parent's end,
-    for ``resolve(share=)``.
-    On leaving, a helper still running is killed, and the helper is always waited for.
-
-    Raises:
-        OSError: the pipes or the fork could not be made (the caller resolves alone then).
-    """
-    chunk = chunk or CHUNK_FILES
-    chunks = [list(range(i, min(i + chunk, count))) for i in range(0, count, chunk)]
-    queue = b"".join(_CHUNK.pack(i) for i in range(len(chunks)))
-    if len(queue) > QUEUE_BYTES:
-        raise OSError(f"{len(chunks)} chunks do not fit the queue's pipe")
-    fds: list[int] = []
-    try:
-        read, write = os.pipe()
-        fds += (read, write)
-        os.write(write, queue)  # whole: it fits the pipe's buffer
-        os.close(fds.pop())
-        results, send = os.pipe()
-        fds += (results, send)
-        pid = os.fork()
-    except BaseException:
-        for fd in fds:
-            os.close(fd)
-        raise
-    if pid == 0:  # the helper: it never returns, so nothing of the parent's runs on here
-        code = 1
-        try:
-            os.close(results)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C stops it without a traceback
-            data = marshal.dumps(run(_Queue(chunks, read)).shared)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(send, view) :]
-            code = 0
-        finally:
-            os._exit(code)  # no exit handlers, no flushing of the parent's buffers
-    os.close(send)
-    parent = _Parent(chunks, read, pid, results)
-    try:
-        yield parent
-    finally:
-        if parent.pid:
-            _reap(parent.pid, 0.0)
-        os.close(results)
-        os.close(read)
+    def __exit__(self, *exc: object) -> None:
+        if self.pid:
+            _reap(self.pid, 0.0)
+            self.pid = 0
+        for fd in (self.results, self.queue):
+            if fd >= 0:
+                os.close(fd)
+        self.queue = self.results = -1
 
 
 def _read_all(fd: int, deadline: float) -> bytes | None:

@@ -723,19 +723,23 @@ def _update(
     # one resolves (issue 12: on django-sdist one core idled through resolve and write, 9.6 s); nothing
     # was reused, so no interface is backfilled
     first: writer.FirstWrite | None = write
-    helped = contextlib.ExitStack()
-    # split with a helper process when everything is resolved: a first index forks before its
-    # first rows are inserted (the helper builds its tables meanwhile), before that thread starts
+    # a full resolution is shared with a forked helper (codegraph.index.fork); a first index inserts
+    # its files' rows once the helper is forked (that starts a thread, and the helper resolves
+    # meanwhile), else before resolving, as without a helper
     split = write is None and not memo and (workers is None or workers > 1) and _may_fork(len(extractions))
-    share = _share(helped, extractions, manifests) if split and not previous and not reuse_set else None
+    begun: list[writer.FirstWrite | None] = []
     if write is not None:
         write.build_indexes()
-    elif not previous and not reuse_set:
-        try:
-            first = writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
-        except BaseException:
-            helped.close()
-            raise
+    elif not previous and not reuse_set and not split:
+        first = writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
+    share = None
+    if split:
+        share = _share(
+            len(extractions),
+            (lambda: begun.append(writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))))
+            if not previous and not reuse_set
+            else None,
+        )
     try:
         with paused_gc():
             only, why = (
@@ -763,9 +767,7 @@ def _update(
                 for fx in extractions:
                     if fx.path in complete:
                         _MEMO[fx.path] = (*stats[fx.path], fx)
-        if split and share is None and only is None and first is None:
-            share = _share(helped, extractions, manifests)
-        with helped:
+        with share if share is not None and only is None else contextlib.nullcontext():
             resolution = resolve(
                 extractions,
                 only=only,
@@ -773,8 +775,10 @@ def _update(
                 refs_of=stream.refs_of if stream is not None else None,
                 sink=write.sink() if write is not None else None,
                 fold=stream is not None,
-                share=share,
+                share=share if only is None else None,
             )
+        if begun:
+            first = begun[0]
         summary.resolution = {
             "mode": "full" if only is None else "incremental",
             "files": len(extractions) if only is None else len(only),
@@ -823,7 +827,8 @@ def _update(
                 interfaces,
             )
     except BaseException:
-        helped.close()
+        if first is None and begun:
+            first = begun[0]
         if first is not None:
             first.abort()
         raise
@@ -841,19 +846,12 @@ def _may_fork(files: int) -> bool:
     return FORK_MIN_FILES <= files < STREAM_MIN_FILES and fork.available() and (os.cpu_count() or 1) > 1
 
 
-def _share(helped: contextlib.ExitStack, extractions: list, manifests: Manifests):
-    """A forked helper resolving ``extractions`` beside this process (``codegraph.index.fork``),
-    stopped when ``helped`` closes; None when it cannot be forked (this process resolves alone)."""
+def _share(files: int, meanwhile: Callable[[], None] | None):
+    """A ``resolve`` share with a forked helper (``codegraph.index.fork``) over ``files`` files;
+    ``meanwhile`` runs in this process once the helper is forked."""
     from codegraph.index import fork
-    from codegraph.index.resolve import Resolution, Share, resolve
 
-    def run(share: Share) -> Resolution:
-        return resolve(extractions, manifests=manifests.texts, share=share)
-
-    try:
-        return helped.enter_context(fork.forked(len(extractions), run))
-    except OSError:
-        return None
+    return fork.Forked(files, meanwhile)
 
 
 def _interfaces(parsed: list[writer.ParsedFile]) -> dict[str, bytes]:

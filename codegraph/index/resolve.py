@@ -16,7 +16,7 @@ import gc
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -76,8 +76,6 @@ class Resolution:
     resolved_refs: int = 0  # references (imports included) this run resolved
     # manifests a language left out (LanguageModule.read_manifests), and why (unreadable, not parseable)
     manifest_problems: dict[str, str] = field(default_factory=dict)
-    # a helper's run (``Share.gathered`` gave None): path → its FileResult, for each file it resolved
-    shared: dict[str, FileResult] = field(default_factory=dict)
 
 
 # What resolving one file's references gave, in a form ``marshal`` carries: its edges as
@@ -87,15 +85,20 @@ FileResult = tuple[list[tuple], list[int], tuple[str, int, int, tuple[str, ...]]
 
 
 class Share(Protocol):
-    """How :func:`resolve` splits the files' references with another run over the same files, one
+    """How :func:`resolve` splits the files' references with a helper run over the same files, one
     chunk at a time, each taken by whichever run is free (``codegraph.index.fork``)."""
+
+    def begin(self, helper: Callable[[], dict[str, FileResult]]) -> None:
+        """Start the helper once the lookup tables are complete: ``helper`` is all it does (take
+        chunks, resolve them, return their results). A helper that does not start is no error:
+        this run then takes every chunk."""
 
     def take(self) -> list[int] | None:
         """The positions (in the files resolved) of the next chunk to resolve here; None: none left."""
 
-    def gathered(self) -> dict[str, FileResult] | None:
-        """Once no chunk is left: what the other run resolved (path → FileResult; a file missing is
-        resolved here), or None in the helper run, which returns its own (``Resolution.shared``)."""
+    def gathered(self) -> dict[str, FileResult]:
+        """Once no chunk is left: what the helper resolved (path → FileResult); a file missing from
+        it (the helper failed) is resolved by this run."""
 
 
 class _Project:
@@ -1168,9 +1171,10 @@ def resolve(
         fold: the files' ``returns``, ``locals`` and ``closures`` are emptied once the lookup
             tables hold them (a caller that keeps ``files`` for nothing else; issue 12: 4 KB a
             synthetic monorepo file).
-        share: resolve the references file by file only for the chunks ``share.take`` hands out,
-            and take the other files' results from ``share.gathered`` (issue 12: two processes
-            resolve a cold index together). The Resolution is the one a run without it gives: the
+        share: once the lookup tables are complete, start a helper (``share.begin``), resolve the
+            references file by file only for the chunks ``share.take`` hands out, and take the
+            other files' results from ``share.gathered`` (issue 12: two processes resolve a cold
+            index together). The Resolution is the one a run without it gives: the
             results go back in file order, and no lookup's answer depends on which files a run
             resolved before (see :func:`_resolve`). Not with ``sink`` or ``only``.
 
@@ -1386,42 +1390,48 @@ def _shared(
     share: Share,
     state: tuple,
 ) -> Resolution:
-    """The file-by-file half of :func:`_resolve` with ``share``: ``step`` each chunk ``share.take``
-    hands out, then (the helper) return their results in ``out.shared``, or put the other run's
-    results and this one's together in file order, stepping the files neither resolved."""
+    """The file-by-file half of :func:`_resolve` with ``share``: start the helper, ``step`` each
+    chunk ``share.take`` hands out, then put the helper's results and this run's together in file
+    order, stepping the files neither resolved."""
     unresolved_of, spans, linked, counted = state
     edges, unresolved = out.edges, out.unresolved
     mine: dict[str, tuple[int, int, int, int]] = {}  # path → its step's slices of edges, unresolved
-    while (chunk := share.take()) is not None:
-        for i in chunk:
-            f = chosen[i]
+
+    def run(files: Iterable[FileExtraction]) -> None:
+        for f in files:
             e, u = len(edges), len(unresolved)
             step(f)
             mine[f.path] = (e, len(edges), u, len(unresolved))
-    others = share.gathered()
-    helper = others is None
-    others = others or {}
-    for f in chosen:
-        if f.path not in mine and f.path not in others and not helper:
-            e, u = len(edges), len(unresolved)
-            step(f)
-            mine[f.path] = (e, len(edges), u, len(unresolved))
-    _link(project, spans, edges, linked)
-    for f in chosen:
-        if f.path in mine:
-            _count_unresolved(project, out, f, unresolved_of.get(f.path, ()), linked.get(f.path, ()))
-    if helper:
+
+    def chunks() -> Iterator[FileExtraction]:
+        while (chunk := share.take()) is not None:
+            yield from (chosen[i] for i in chunk)
+
+    def helper() -> dict[str, FileResult]:
+        run(chunks())
+        _link(project, spans, edges, linked)
+        results = {}
         for f in chosen:
             if f.path in mine:
+                _count_unresolved(project, out, f, unresolved_of.get(f.path, ()), linked.get(f.path, ()))
                 e0, e1, u0, u1 = mine[f.path]
                 at = {id(r): i for i, r in enumerate(f.refs)}
-                out.shared[f.path] = (
+                results[f.path] = (
                     [(x.source, x.target, x.kind, x.line, x.col, x.metadata) for x in edges[e0:e1]],
                     [at[id(r)] for r, _, _ in unresolved[u0:u1]],
                     out.per_file[f.path],
                     counted[f.path],
                 )
-        return out
+        return results
+
+    share.begin(helper)
+    run(chunks())
+    others = share.gathered()
+    run(f for f in chosen if f.path not in mine and f.path not in others)
+    _link(project, spans, edges, linked)
+    for f in chosen:
+        if f.path in mine:
+            _count_unresolved(project, out, f, unresolved_of.get(f.path, ()), linked.get(f.path, ()))
     # file order: the edges and unresolved references of every file's step, its row, its counts
     first = min((s[0] for s in mine.values()), default=len(edges))
     first_unresolved = min((s[2] for s in mine.values()), default=len(unresolved))

@@ -75,13 +75,13 @@ def _index(root: Path, monkeypatch, *, forks: int | None) -> tuple[dict, int]:
     how many helpers were forked."""
     monkeypatch.setattr(indexer, "FORK_MIN_FILES", forks if forks is not None else 10**9)
     started = []
-    real = fork.forked
+    real = fork.Forked._fork
 
-    def counted(*args, **kwargs):
+    def counted(self, helper):
         started.append(1)
-        return real(*args, **kwargs)
+        return real(self, helper)
 
-    monkeypatch.setattr(fork, "forked", counted)
+    monkeypatch.setattr(fork.Forked, "_fork", counted)
     index_project(ProjectPaths(root.resolve()), full=True, workers=2)
     dump = _dump(root)
     for path in (root / ".codegraph").iterdir():
@@ -119,7 +119,7 @@ def _in_helper(monkeypatch, tmp_path: Path, act) -> dict[str, list]:
     gathered is kept."""
     parent = os.getpid()
     flag = tmp_path / "helper-took-one"
-    real_take, real_gathered = fork._Queue.take, fork._Parent.gathered
+    real_take, real_gathered = fork.Forked.take, fork.Forked.gathered
     seen: dict[str, list] = {"asked": [], "taken": [], "gathered": []}
 
     def take(self):
@@ -144,8 +144,8 @@ def _in_helper(monkeypatch, tmp_path: Path, act) -> dict[str, list]:
         return seen["gathered"][-1]
 
     monkeypatch.setattr(fork, "CHUNK_FILES", 1)
-    monkeypatch.setattr(fork._Queue, "take", take)
-    monkeypatch.setattr(fork._Parent, "gathered", gathered)
+    monkeypatch.setattr(fork.Forked, "take", take)
+    monkeypatch.setattr(fork.Forked, "gathered", gathered)
     return seen
 
 
@@ -192,16 +192,14 @@ def test_a_helper_that_stalls_is_stopped_and_its_files_resolved_by_the_parent(
 def test_an_interrupted_parent_stops_its_helper(project, monkeypatch):
     monkeypatch.setattr(indexer, "FORK_MIN_FILES", 1)
     helpers: list[int] = []
-    real_gathered = fork._Parent.gathered
 
     def interrupted(self):
         helpers.append(self.pid)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fork._Parent, "gathered", interrupted)
+    monkeypatch.setattr(fork.Forked, "gathered", interrupted)
     with pytest.raises(KeyboardInterrupt):
         index_project(ProjectPaths(project.resolve()), workers=2)
-    monkeypatch.setattr(fork._Parent, "gathered", real_gathered)
     assert len(helpers) == 1
     with pytest.raises(ChildProcessError):
         os.waitpid(helpers[0], os.WNOHANG)
@@ -209,7 +207,7 @@ def test_an_interrupted_parent_stops_its_helper(project, monkeypatch):
 
 def test_small_projects_and_a_single_worker_resolve_in_one_process(project, monkeypatch):
     forked = []
-    monkeypatch.setattr(fork, "forked", lambda *a, **k: forked.append(1))
+    monkeypatch.setattr(fork.Forked, "_fork", lambda self, helper: forked.append(1))
     index_project(ProjectPaths(project.resolve()), workers=2)  # 49 files: under FORK_MIN_FILES
     monkeypatch.setattr(indexer, "FORK_MIN_FILES", 1)
     index_project(ProjectPaths(project.resolve()), full=True, workers=1)
@@ -217,18 +215,24 @@ def test_small_projects_and_a_single_worker_resolve_in_one_process(project, monk
 
 
 class _Chunks:
-    """An in-process Share: hands out the chunks at ``taken`` of ``chunks``; ``others`` is what
-    ``gathered`` gives (None: this is the helper's run)."""
+    """An in-process Share handing out the chunks at ``taken`` of ``chunks``. As the helper
+    (``others`` None) it runs the helper's work at once and keeps its results, then hands out no
+    chunk; otherwise ``gathered`` gives ``others``."""
 
     def __init__(self, chunks: list[list[int]], taken: list[int], others=None) -> None:
         self.left = [chunks[i] for i in taken]
         self.others = others
+        self.results: dict = {}
+
+    def begin(self, helper) -> None:
+        if self.others is None:
+            self.results = helper()
 
     def take(self):
         return self.left.pop(0) if self.left else None
 
     def gathered(self):
-        return self.others
+        return self.others or {}
 
 
 def test_shared_resolution_puts_both_runs_results_in_file_order_and_resolves_what_neither_did(project):
@@ -238,9 +242,10 @@ def test_shared_resolution_puts_both_runs_results_in_file_order_and_resolves_wha
     )
     whole = resolve(files)
     chunks = [list(range(i, min(i + 5, len(files)))) for i in range(0, len(files), 5)]
-    helper = resolve(files, share=_Chunks(chunks, [1, 2, 5, 6, 8]))
-    assert set(helper.shared) == {files[i].path for c in (1, 2, 5, 6, 8) for i in chunks[c]}
-    merged = resolve(files, share=_Chunks(chunks, [0, 4, 9], others=helper.shared))  # 3 and 7: neither
+    helper = _Chunks(chunks, [1, 2, 5, 6, 8])
+    resolve(files, share=helper)
+    assert set(helper.results) == {files[i].path for c in (1, 2, 5, 6, 8) for i in chunks[c]}
+    merged = resolve(files, share=_Chunks(chunks, [0, 4, 9], others=helper.results))  # 3 and 7: neither
     assert merged.edges == whole.edges
     assert merged.unresolved == whole.unresolved
     assert merged.per_file == whole.per_file
