@@ -57,6 +57,7 @@ class Forked(Share):
         self.queue = self.results = -1
         self.started = 0.0
         self.left: list[int] | None = None  # the chunks this process hands itself (no helper)
+        self.helped = 0  # the files whose results the helper sent
 
     def begin(self, helper: Callable[[], dict[str, FileResult]]) -> None:
         try:
@@ -122,7 +123,10 @@ class Forked(Share):
             found = marshal.loads(data)
         except (EOFError, ValueError, TypeError):
             return {}
-        return found if isinstance(found, dict) else {}
+        if not isinstance(found, dict):
+            return {}
+        self.helped = len(found)
+        return found
 
     def __enter__(self) -> Forked:
         return self

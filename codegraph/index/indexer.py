@@ -81,8 +81,14 @@ LAZY_TABLES = True
 # A full resolution of at least this many files (and fewer than STREAM_MIN_FILES: a forked helper
 # copies the parent's heap page by page as reference counts change, past the memory budget of a
 # 100,000-file index) is shared with a forked helper process (codegraph.index.fork, issue 12).
-# Below it the fork and the second set of lookup tables cost about what the helper saves.
+# Below it the fork and the merge cost about what the helper saves.
 FORK_MIN_FILES = 400
+# ... and only when the parse workers just got at least this many cores between them (their CPU
+# seconds per second of the parse): on a machine whose other work leaves this process tree about
+# one core, the helper only takes the parent's share. Measured 18:13 under load 7-8 on 2 cores
+# (the kernel's autogroups share the CPU per session): workers 0.33 cores, and a forked resolve +
+# write of django-sdist took 13.3 s against 7.1 s alone; quiet, the workers get about 2.
+FORK_MIN_CORES = 1.5
 
 
 @dataclass
@@ -106,7 +112,8 @@ class IndexSummary:
     changed: bool = True
     repaired: str | None = None  # a damaged database was moved aside and the index rebuilt
     # which resolution ran (issue 12): {"mode": "incremental" | "full", "files": files re-resolved,
-    # "references": references resolved, "reason": why a sync resolved everything}
+    # "references": references resolved, "reason": why a sync resolved everything, "helper_files":
+    # how many of the files a forked helper resolved, when one did (codegraph.index.fork)}
     resolution: dict[str, object] = field(default_factory=dict)
     # manifest path → why it was not read (a truncated tsconfig.json…): resolution went on without it
     manifest_problems: dict[str, str] = field(default_factory=dict)
@@ -649,6 +656,7 @@ def _update(
         else None
     )
     stream = _Streamed(write) if write is not None else None
+    before = os.times()
     try:
         parsed, skipped = _parse_all(str(root), to_parse, workers, progress, stream)
     except BaseException:
@@ -656,6 +664,7 @@ def _update(
             write.abort()
         raise
     summary.phases["parse"] = time.perf_counter() - clock
+    cores = _worker_cores(before)
     clock = time.perf_counter()
     skipped = {**found_skipped, **skipped}
     if previous and not manifest_reason and LAZY_TABLES:
@@ -726,7 +735,9 @@ def _update(
     # a full resolution is shared with a forked helper (codegraph.index.fork); a first index inserts
     # its files' rows once the helper is forked (that starts a thread, and the helper resolves
     # meanwhile), else before resolving, as without a helper
-    split = write is None and not memo and (workers is None or workers > 1) and _may_fork(len(extractions))
+    split = (
+        write is None and not memo and (workers is None or workers > 1) and _may_fork(len(extractions), cores)
+    )
     begun: list[writer.FirstWrite | None] = []
     if write is not None:
         write.build_indexes()
@@ -784,6 +795,8 @@ def _update(
             "files": len(extractions) if only is None else len(only),
             "references": resolution.resolved_refs,
             **({"reason": why} if only is None else {}),
+            # the files a forked helper resolved (codegraph.index.fork), when one did
+            **({"helper_files": share.helped} if share is not None and share.helped else {}),
         }
         summary.manifest_problems = dict(resolution.manifest_problems)
         summary.phases["resolve"] = time.perf_counter() - clock
@@ -839,11 +852,21 @@ def _update(
     summary.files = summary.parsed + summary.reused
 
 
-def _may_fork(files: int) -> bool:
-    """Whether a full resolution of ``files`` files is shared with a forked helper (FORK_MIN_FILES)."""
+def _may_fork(files: int, cores: float) -> bool:
+    """Whether a full resolution of ``files`` files, after a parse whose workers got ``cores``
+    cores, is shared with a forked helper (FORK_MIN_FILES, FORK_MIN_CORES)."""
     from codegraph.index import fork
 
-    return FORK_MIN_FILES <= files < STREAM_MIN_FILES and fork.available() and (os.cpu_count() or 1) > 1
+    return FORK_MIN_FILES <= files < STREAM_MIN_FILES and cores >= FORK_MIN_CORES and fork.available()
+
+
+def _worker_cores(before: os.times_result) -> float:
+    """The CPU seconds per second that child processes reaped since ``before`` (the parse workers)
+    used: about how many cores this process tree gets now (0 when none ran)."""
+    after = os.times()
+    elapsed = after.elapsed - before.elapsed
+    used = after.children_user + after.children_system - before.children_user - before.children_system
+    return used / elapsed if elapsed > 0 else 0.0
 
 
 def _share(files: int, meanwhile: Callable[[], None] | None):

@@ -70,10 +70,11 @@ def _dump(root: Path) -> dict[str, list]:
         conn.close()
 
 
-def _index(root: Path, monkeypatch, *, forks: int | None) -> tuple[dict, int]:
+def _index(root: Path, monkeypatch, *, forks: int | None, failing: bool = False) -> tuple[dict, int]:
     """Index ``root`` afresh with the fork threshold at ``forks`` files (None: never); the dump and
-    how many helpers were forked."""
+    how many helpers were forked (``failing``: one that sends nothing)."""
     monkeypatch.setattr(indexer, "FORK_MIN_FILES", forks if forks is not None else 10**9)
+    monkeypatch.setattr(indexer, "FORK_MIN_CORES", 0.0)  # however loaded the machine is
     started = []
     real = fork.Forked._fork
 
@@ -82,7 +83,8 @@ def _index(root: Path, monkeypatch, *, forks: int | None) -> tuple[dict, int]:
         return real(self, helper)
 
     monkeypatch.setattr(fork.Forked, "_fork", counted)
-    index_project(ProjectPaths(root.resolve()), full=True, workers=2)
+    summary = index_project(ProjectPaths(root.resolve()), full=True, workers=2)
+    assert bool(summary.resolution.get("helper_files")) == (forks is not None and not failing)
     dump = _dump(root)
     for path in (root / ".codegraph").iterdir():
         path.unlink()
@@ -165,7 +167,7 @@ def test_a_helper_that_fails_leaves_its_files_to_the_parent_and_the_graph_whole(
     project, serial, monkeypatch, tmp_path, act
 ):
     seen = _in_helper(monkeypatch, tmp_path, act)
-    dump, forks = _index(project, monkeypatch, forks=1)
+    dump, forks = _index(project, monkeypatch, forks=1, failing=True)
     assert forks == 1
     assert seen["gathered"] == [{}]  # nothing came back
     assert len(seen["taken"]) < FILES + 1  # the helper took some files: the parent resolved them after
@@ -179,7 +181,7 @@ def test_a_helper_that_stalls_is_stopped_and_its_files_resolved_by_the_parent(
     monkeypatch.setattr(fork, "STALL_FACTOR", 0.0)
     seen = _in_helper(monkeypatch, tmp_path, lambda: time.sleep(3600))
     began = time.monotonic()
-    dump, forks = _index(project, monkeypatch, forks=1)
+    dump, forks = _index(project, monkeypatch, forks=1, failing=True)
     assert time.monotonic() - began < 60
     assert forks == 1
     assert seen["gathered"] == [{}]
@@ -191,6 +193,7 @@ def test_a_helper_that_stalls_is_stopped_and_its_files_resolved_by_the_parent(
 
 def test_an_interrupted_parent_stops_its_helper(project, monkeypatch):
     monkeypatch.setattr(indexer, "FORK_MIN_FILES", 1)
+    monkeypatch.setattr(indexer, "FORK_MIN_CORES", 0.0)
     helpers: list[int] = []
 
     def interrupted(self):
@@ -208,10 +211,20 @@ def test_an_interrupted_parent_stops_its_helper(project, monkeypatch):
 def test_small_projects_and_a_single_worker_resolve_in_one_process(project, monkeypatch):
     forked = []
     monkeypatch.setattr(fork.Forked, "_fork", lambda self, helper: forked.append(1))
+    monkeypatch.setattr(indexer, "FORK_MIN_CORES", 0.0)
     index_project(ProjectPaths(project.resolve()), workers=2)  # 49 files: under FORK_MIN_FILES
     monkeypatch.setattr(indexer, "FORK_MIN_FILES", 1)
     index_project(ProjectPaths(project.resolve()), full=True, workers=1)
     assert forked == []
+
+
+def test_a_resolution_after_a_parse_that_got_about_one_core_stays_in_one_process(project, monkeypatch):
+    forked = []
+    monkeypatch.setattr(fork.Forked, "_fork", lambda self, helper: forked.append(1))
+    monkeypatch.setattr(indexer, "FORK_MIN_FILES", 1)
+    monkeypatch.setattr(indexer, "FORK_MIN_CORES", 64.0)  # more than the workers can have had
+    summary = index_project(ProjectPaths(project.resolve()), workers=2)
+    assert forked == [] and "helper_files" not in summary.resolution
 
 
 class _Chunks:
