@@ -1218,10 +1218,15 @@ def _resolve(
     fold: bool = False,
     share: Share | None = None,
 ) -> Resolution:
-    """:func:`resolve`. Every answer a lookup memoises is one the same lookup gives from scratch
-    (the memos are caches, reset by ``attach_owners`` and ``bases_complete``, which every run
-    does first, in the same order), so with ``share`` the files each run resolves get the edges
-    they get in a run of all of them."""
+    """:func:`resolve`. With ``share``, the helper starts from this run's tables and memos as they
+    are once the bases are complete, and each run then memoises its own lookups. A memoised answer
+    is the one the lookup gives from scratch, except one worked out while a recursion guard was up
+    (a cycle through ``return_class``, ``value_type``, ``mro``, ``class_of`` or ``chain_class``:
+    ``x = x.next()``), which can depend on which lookup of the cycle came first. A run of every
+    file in order has that dependence too (so does an incremental sync, which asks fewer files).
+    Measured: the guards fired 202 times on django-wheel, 236 on django-sdist, 26 on go-x-tools,
+    never on java-guava or scala-library; the graphs written with and without a helper were identical on django-wheel,
+    django-sdist, java-guava, go-x-tools and scala-library (issue 12)."""
     if share is not None and (sink is not None or only is not None or refs_of is not None):
         raise ValueError("share resolves every file, with its references in memory, into lists")
     project = project if project is not None else _Project(files, manifests, fold=fold)
