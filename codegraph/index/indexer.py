@@ -83,12 +83,12 @@ LAZY_TABLES = True
 # 100,000-file index) is shared with a forked helper process (codegraph.index.fork, issue 12).
 # Below it the fork and the merge cost about what the helper saves.
 FORK_MIN_FILES = 400
-# ... and only when the parse workers just got at least this many cores between them (their CPU
-# seconds per second of the parse): on a machine whose other work leaves this process tree about
-# one core, the helper only takes the parent's share. Measured 18:13 under load 7-8 on 2 cores
-# (the kernel's autogroups share the CPU per session): workers 0.33 cores, and a forked resolve +
-# write of django-sdist took 13.3 s against 7.1 s alone; quiet, the workers get about 2.
-FORK_MIN_CORES = 1.5
+# ... and only when the parse workers just got more than one core between them (their CPU seconds
+# per second of the pool's life): on a machine whose other work leaves this process tree about one
+# core, the helper only takes the parent's share. Measured 18:13 under load 7-8 on 2 cores (the
+# kernel's autogroups share the CPU per session): workers 0.33 cores, and a forked resolve + write
+# of django-sdist took 13.3 s against 7.1 s alone; quiet, 2 workers parse ~1.7x as fast as one.
+FORK_MIN_CORES = 1.25
 
 
 @dataclass
@@ -656,15 +656,15 @@ def _update(
         else None
     )
     stream = _Streamed(write) if write is not None else None
-    before = os.times()
+    pooled: list[os.times_result] = []
     try:
-        parsed, skipped = _parse_all(str(root), to_parse, workers, progress, stream)
+        parsed, skipped = _parse_all(str(root), to_parse, workers, progress, stream, pooled)
     except BaseException:
         if write is not None:
             write.abort()
         raise
     summary.phases["parse"] = time.perf_counter() - clock
-    cores = _worker_cores(before)
+    cores = _worker_cores(pooled[0]) if pooled else 0.0
     clock = time.perf_counter()
     skipped = {**found_skipped, **skipped}
     if previous and not manifest_reason and LAZY_TABLES:
@@ -861,8 +861,8 @@ def _may_fork(files: int, cores: float) -> bool:
 
 
 def _worker_cores(before: os.times_result) -> float:
-    """The CPU seconds per second that child processes reaped since ``before`` (the parse workers)
-    used: about how many cores this process tree gets now (0 when none ran)."""
+    """The CPU seconds per second that child processes reaped since ``before`` (the parse pool's
+    start) used: about how many cores the parse workers got between them."""
     after = os.times()
     elapsed = after.elapsed - before.elapsed
     used = after.children_user + after.children_system - before.children_user - before.children_system
@@ -1241,11 +1241,17 @@ def _load_before_fork(files: list[SourceFile]) -> None:
 
 
 def _parse_all(
-    root: str, files: list[SourceFile], workers: int | None, progress, stream: _Streamed | None = None
+    root: str,
+    files: list[SourceFile],
+    workers: int | None,
+    progress,
+    stream: _Streamed | None = None,
+    pooled: list[os.times_result] | None = None,
 ) -> tuple[list, dict[str, str]]:
     """Parse ``files``: the parsed files sorted by path, and path → skip reason. With ``stream`` (a
     first index, issue 12) each file's rows go into the write transaction as results arrive, in path
-    order, and the parsed files come back without their blobs (see :class:`_Streamed`)."""
+    order, and the parsed files come back without their blobs (see :class:`_Streamed`). ``pooled``
+    gets ``os.times()`` as the worker pool starts, when there is one (see :func:`_worker_cores`)."""
     from codegraph.index.resolve import paused_gc  # imported by the _update that called this anyway
 
     ready, files = _take_preparsed(root, files)
@@ -1270,6 +1276,8 @@ def _parse_all(
         from codegraph.index.pool import fork_pool  # here: a sync that parses a few files never needs it
 
         _load_before_fork(files)
+        if pooled is not None:
+            pooled.append(os.times())
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool = fork_pool(workers, _worker_start, (os.getpid(),))
