@@ -684,6 +684,7 @@ class ExploreResult:
     sections: list[FileSection]
     not_shown: list[FileScore]
     note: str = ""
+    flow_note: str = ""  # why there is no flow where the question named two or more symbols
     unavailable: dict[str, str] = field(default_factory=dict)  # path → why its source is not shown
     # symbols ranked high but not in the source shown, best first per file: path → nodes (≤ 2)
     left_out: dict[str, list[Node]] = field(default_factory=dict)
@@ -743,7 +744,7 @@ def explore(
                 f"support yet ({names}): they are not in the index."
             )
         return result
-    result.flow = _flow(reader, ranking)
+    result.flow, result.flow_note = _flow(reader, ranking)
     used = 600 + sum(len(n.qualified_name) + 60 for n, *_ in result.flow)
     used += BLAST_SYMBOLS * (150 + 140 * BLAST_SITES) + 90 * LEFT_OUT_FILES
     used = min(used, budget // 3)  # a small budget still gets source
@@ -823,27 +824,32 @@ def _left_out(
     return out
 
 
-def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:
-    """A call path between the first two named seeds that connect (either direction)."""
-    from codegraph.query.trace import trace
+def _flow(reader: Reader, ranking: Ranking) -> tuple[list[tuple[Node, int | None]], str]:
+    """A call path between the first two named seeds that connect (either direction), and why there
+    is none when there is none. The flow is optional: a failure in it is said, never raised."""
+    from codegraph.errors import CodegraphError
+    from codegraph.query.trace import trace_nodes
 
-    named = [
-        n
-        for n in ranking.seeds
-        if n.name in {t.replace("::", ".").split(".")[-1] for t in ranking.terms.identifiers}
-    ]
-    for i, a in enumerate(named[:4]):
-        for b in named[i + 1 : 5]:
-            for x, y in ((a, b), (b, a)):
-                result = trace(
-                    reader,
-                    f"{x.file_path}:{x.qualified_name.replace('::', '.')}",
-                    f"{y.file_path}:{y.qualified_name.replace('::', '.')}",
-                    max_depth=5,
-                )
-                if len(result.path) > 1:
-                    return [(s.node, s.line) for s in result.path]
-    return []
+    wanted = {t.replace("::", ".").replace("#", ".").split(".")[-1] for t in ranking.terms.identifiers}
+    named = [n for n in ranking.seeds if n.name in wanted or n.name.split(".")[-1] in wanted]
+    if len(named) < 2:
+        return [], ""
+    try:
+        for i, a in enumerate(named[:4]):
+            for b in named[i + 1 : 5]:
+                for x, y in ((a, b), (b, a)):
+                    result = trace_nodes(reader, [x], [y], max_depth=5)
+                    if len(result.path) > 1:
+                        return [(s.node, s.line) for s in result.path], ""
+    except CodegraphError as e:
+        return [], f"no call path: finding one failed ({e})"
+    if len({n.name for n in named[:5]}) < 2:  # one name (a class and its constructor, overloads)
+        return [], ""
+    names = ", ".join(n.qualified_name for n in named[:5])
+    return [], (
+        f"no call path (5 calls deep at most) between the named symbols {names}; calls through "
+        "untyped receivers, function references or dynamic dispatch are not in the graph"
+    )
 
 
 def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node, int | None]], list[str]]]:

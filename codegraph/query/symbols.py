@@ -53,8 +53,14 @@ def find_symbols(
     if not candidates:
         candidates = reader.nodes_named(name, ignore_case=True)
     qualifier = parts[:-1]
-    if qualifier and candidates:
+    if qualifier:
         narrowed = [n for n in candidates if _qualifier_matches(n, qualifier)]
+        # a simple name that holds dots itself (a module ``Shop.Cart``): the qualifier's tail is part of it
+        for k in range(len(parts) - 2, -1, -1):
+            if narrowed:
+                break
+            dotted = ".".join(parts[k:])
+            narrowed = [n for n in reader.nodes_named(dotted) if not k or _qualifier_matches(n, parts[:k])]
         if not narrowed:
             narrowed = _inherited(reader, qualifier, name)
         candidates = narrowed
@@ -97,7 +103,10 @@ def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
 
 
 def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
-    chain = node.qualified_name.split("::")[:-1]
+    """Does the stored qualified name's chain end with ``qualifier``? Both sides split on ``::`` and
+    ``.`` alike: a stored scope may itself be dotted (``Newtonsoft.Json::JsonTextReader``,
+    ``Shop.Cart::total``), and the looked-up name was split on both."""
+    chain = [p for scope in node.qualified_name.split("::")[:-1] for p in scope.split(".") if p]
     if chain[-len(qualifier) :] == qualifier:
         return True
     # module-qualified: django.db.models.query.QuerySet.filter → file path + class chain
