@@ -12,7 +12,23 @@ from codegraph.store.reader import Reader
 
 MAX_TEXT = 10_000
 MAX_PATH = 4_096
-_KIND_RANK = {"class": 0, "interface": 1, "function": 2, "method": 3, "type_alias": 4, "enum": 5}
+# Which definition of a name comes first: types before their members (a struct before a method of the
+# same name, a class before its constructor), then callables, then values; a kind not listed comes last.
+_KIND_RANK = {
+    **dict.fromkeys(("class", "struct", "record", "object", "actor", "contract", "component", "type"), 0),
+    **dict.fromkeys(("interface", "trait", "protocol", "mixin"), 1),
+    **dict.fromkeys(("enum", "union"), 2),
+    **dict.fromkeys(("type_alias", "typedef", "newtype"), 3),
+    **dict.fromkeys(("module", "namespace", "package", "library"), 4),
+    **dict.fromkeys(("extension", "impl"), 5),
+    "function": 6,
+    **dict.fromkeys(("method", "macro"), 7),
+    **dict.fromkeys(("constructor", "signature", "modifier", "event"), 8),
+    **dict.fromkeys(("constant", "enum_member", "enumerator"), 9),
+    **dict.fromkeys(("property", "field"), 10),
+    "variable": 11,
+}
+_UNRANKED = 12
 
 
 def check_text(value: str | None, what: str, limit: int = MAX_TEXT, *, required: bool = False) -> str | None:
@@ -78,7 +94,7 @@ def find_symbols(
             candidates = [min(spanning, key=lambda n: n.end_line - n.start_line)]
     if not candidates:
         raise SymbolNotFound(text, suggest(reader, name) if suggestions else None)
-    return sorted(candidates, key=lambda n: (_KIND_RANK.get(n.kind, 9), n.file_path, n.start_line))
+    return sorted(candidates, key=lambda n: (_KIND_RANK.get(n.kind, _UNRANKED), n.file_path, n.start_line))
 
 
 def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
