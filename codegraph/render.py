@@ -394,7 +394,13 @@ def _explore_text(r: explore.ExploreResult) -> str:
             if not sites:
                 out.append(f"{head}: no resolved callers")
             else:
-                out.append(f"{head}, called from:")
+                total = r.blast_totals.get(seed.id, len(sites))
+                extra = (
+                    f" ({len(sites)} of {total} call sites; all: `codegraph callers {seed.qualified_name}`)"
+                    if total > len(sites)
+                    else ""
+                )
+                out.append(f"{head}, called from{extra}:")
                 for n, line in sites:
                     text = r.call_lines.get((n.file_path, line)) if line else None
                     out.append(f"    {n.qualified_name} ({_loc(n, line)})" + (f": {text}" if text else ""))

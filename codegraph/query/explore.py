@@ -689,6 +689,7 @@ class ExploreResult:
     # symbols ranked high but not in the source shown, best first per file: path → nodes (≤ 2)
     left_out: dict[str, list[Node]] = field(default_factory=dict)
     call_lines: dict[tuple[str, int], str] = field(default_factory=dict)  # (path, line) → its text
+    blast_totals: dict[str, int] = field(default_factory=dict)  # blast seed id → its call sites in all
     # spans fitting took out of the source shown, last chosen first: path → spans
     trimmed: dict[str, list[Span]] = field(default_factory=dict)
 
@@ -749,7 +750,7 @@ def explore(
     used += BLAST_SYMBOLS * (150 + 140 * BLAST_SITES) + 90 * LEFT_OUT_FILES
     used = min(used, budget // 3)  # a small budget still gets source
     result.sections = _sections(reader, ranking, budget - used, result.unavailable)
-    result.blast = _blast(reader, _top_shown(ranking, result.sections))
+    result.blast, result.blast_totals = _blast(reader, _top_shown(ranking, result.sections))
     result.call_lines = _call_lines(reader, result.blast)
     shown = {sec.path for sec in result.sections}
     shown |= set(result.unavailable)
@@ -852,15 +853,22 @@ def _flow(reader: Reader, ranking: Ranking) -> tuple[list[tuple[Node, int | None
     )
 
 
-def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node, int | None]], list[str]]]:
-    """Who calls each of the ``top`` symbols (≤ BLAST_SITES sites) and which test files do."""
+def _blast(
+    reader: Reader, top: list[Node]
+) -> tuple[list[tuple[Node, list[tuple[Node, int | None]], list[str]]], dict[str, int]]:
+    """Who calls each of the ``top`` symbols (≤ BLAST_SITES sites, callers outside test files first,
+    then in the order ``callers`` gives: path, line) and which test files do; with, per seed id, how
+    many call sites there are in all."""
     out = []
+    totals: dict[str, int] = {}
     for seed in top:
         incoming = reader.incoming([seed.id], ("calls", "instantiates"))
         callers = reader.nodes(e[0] for e in incoming)
         # one site per (caller, line): two calls on one line (``fast.f(x) == slow.f(x)``) are one place to read
-        places = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))[:BLAST_SITES]
-        sites = [(callers[caller], line) for caller, line in places]
+        places = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))
+        places.sort(key=lambda p: (is_test_path(callers[p[0]].file_path), callers[p[0]].file_path, p[1] or 0))
+        sites = [(callers[caller], line) for caller, line in places[:BLAST_SITES]]
+        totals[seed.id] = len(places)
         tests = sorted(
             {
                 callers[e[0]].file_path
@@ -869,7 +877,7 @@ def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node,
             }
         )[:5]
         out.append((seed, sites, tests))
-    return out
+    return out, totals
 
 
 WHOLE_FILE_LINES = 80
