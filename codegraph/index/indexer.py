@@ -1284,8 +1284,9 @@ class _Streamed:
         self.write.add(batch, {p.path: p.mentions for p in batch}, _interfaces(batch))
         for p in batch:
             p.data = p.interface = p.mentions = b""
-            for n in p.extraction.nodes:  # stored now, and no lookup reads them
-                n.docstring = None
+            for n in p.extraction.nodes:  # stored now, and no lookup reads them (a line past 256
+                n.docstring = None  # is an int object of its own: 32 B a node on the Linux kernel)
+                n.end_line = n.end_column = 0
         self.parsed.extend(batch)
         self._batch = []
 

@@ -16,7 +16,7 @@ import gc
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -99,7 +99,9 @@ class _Project:
         self.bindings: dict[str, dict[str, object]] = {}
         self.star: dict[str, list] = {}
         self.exports: dict[str, dict[str, str]] = {}
-        self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        # scope id → variable → the distinct types stated for it, in the order met (a tuple: 48 bytes
+        # for one where a set took 216, issue 12; LazyProject's are sets, read the same way)
+        self.types: dict[str, dict[str, Collection[str]]] = defaultdict(lambda: defaultdict(tuple))
         # function id → the names local to it (only ever asked ``name in``, or walked): see _add_locals
         self.locals: dict[str, Collection[str]] = {}
         self.lexical: dict[str, str] = {}  # hoisted definition -> the function it is written in
@@ -116,7 +118,7 @@ class _Project:
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._scope_cache: dict[str, list[Node]] = {}
         self._visible_cache: dict[str | frozenset[str], dict[str, list[Node]]] = {}  # see visible
-        self.returns: dict[str, list[str]] = defaultdict(list)
+        self.returns: dict[str, Sequence[str]] = {}  # function id → what it returns (see FileExtraction)
         self._returns_memo: dict[str, Node | None] = {}
         self._value_memo: dict[str, Node | None] = {}
         self._mro_memo: dict[str, list[str]] = {}
@@ -124,7 +126,7 @@ class _Project:
         # a bare name inside a class asks its MRO (Scala's library: 49k lookups, ~12 classes each)
         self._member_memo: dict[tuple[str, str], list[Node] | None] | None = None
         self._bare_memo: dict[tuple, tuple[Node | str | None, str]] | None = None  # see lookup_bare
-        self._stated_memo: dict[tuple[str, str], tuple[str, set[str]] | None] | None = None
+        self._stated_memo: dict[tuple[str, str], tuple[str, Collection[str]] | None] | None = None
         self._class_of_active: set[tuple[str, str]] = set()
         self._export_memo: dict[tuple[str, str], Node | str | None] = {}
         self._star_seen: set[str] | None = None
@@ -163,7 +165,14 @@ class _Project:
                 if node.kind == "import":
                     continue
                 name = node.name
-                children[parent][name].append(node)
+                # each list made with its first node (88 -> 64 bytes: an appended-to empty list
+                # reserves four slots, and most names hold one node; issue 12)
+                kids = children[parent]
+                hits = kids.get(name)
+                if hits is None:
+                    kids[name] = [node]
+                else:
+                    hits.append(node)
                 if (
                     parent == file_id
                     or (
@@ -171,9 +180,17 @@ class _Project:
                         and parent_of.get(parent) == file_id
                     )
                 ) and child not in owned:
-                    top[name].append(node)
+                    hits = top.get(name)
+                    if hits is None:
+                        top[name] = [node]
+                    else:
+                        hits.append(node)
                     if node.kind in TYPE_TARGETS or node.kind == "function":
-                        global_by_name[name].append(node)
+                        hits = global_by_name.get(name)
+                        if hits is None:
+                            global_by_name[name] = [node]
+                        else:
+                            hits.append(node)
             self.top[path] = top
             binds: dict[str, object] = {}
             stars = []
@@ -186,9 +203,15 @@ class _Project:
             self.star[path] = stars
             self.exports[path] = dict(f.exports)
             for scope, var, type_name in f.assigned_types:
-                types[scope][var].add(type_name)
+                facts = types[scope]
+                held = facts.get(var)
+                if held is None:
+                    facts[var] = (type_name,)
+                elif type_name not in held:
+                    facts[var] = (*held, type_name)
             for fn_id, expr in f.returns:
-                returns[fn_id].append(expr)
+                had = returns.get(fn_id)
+                returns[fn_id] = (expr,) if had is None else (*had, expr)
             if f.locals:
                 _add_locals(locals_, f.locals)
             self.lexical.update(f.closures)
@@ -784,7 +807,7 @@ class _Project:
                     return self.value_type(held) if held is not None else None
         return None
 
-    def _agreed_type(self, path: str, source_id: str, names: set[str]) -> Node | None:
+    def _agreed_type(self, path: str, source_id: str, names: Collection[str]) -> Node | None:
         """Several facts for one variable where one is a callback's parameter typed by its callee
         (``PARAM_OF``): the class when they all name the same one (``source: Observable<T>`` and a
         callback's ``source`` typed Observable by ``operate``), else None."""
@@ -811,7 +834,7 @@ class _Project:
         base = self.nodes[base_id]
         return self.class_of(base.file_path, base_id, next(iter(names))) if len(names) == 1 else None
 
-    def _stated_in_bases(self, class_id: str, var: str) -> tuple[str, set[str]] | None:
+    def _stated_in_bases(self, class_id: str, var: str) -> tuple[str, Collection[str]] | None:
         """The nearest base of ``class_id`` (breadth-first, 32 at most) with type facts for ``var``,
         and those facts. Memoised once the bases are complete (Scala's library: 7k asks, most
         walking a deep hierarchy to find nothing)."""
@@ -1144,8 +1167,9 @@ def resolve(
             in the order the lists would hold them; the Resolution's lists then stay empty (issue 12:
             the whole project's edges were the largest thing a big first index held).
         fold: the files' ``returns``, ``locals`` and ``closures`` are emptied once the lookup
-            tables hold them (a caller that keeps ``files`` for nothing else; issue 12: 4 KB a
-            synthetic monorepo file).
+            tables hold them, and their ``contains`` once their contains edges are made (a caller
+            that keeps ``files`` for nothing else; issue 12: 4 KB and 2 KB a synthetic monorepo
+            file).
 
     Returns:
         A :class:`Resolution` with contains, imports, calls, instantiates, extends, implements and
@@ -1209,6 +1233,8 @@ def _resolve(
         begin = len(edges)
         for parent, child in f.contains:
             edges.append(Edge(project.parent.get(child, parent), child, "contains"))
+        if fold:  # the tables and these edges hold them now (2 KB a synthetic monorepo file)
+            f.contains = []
         emitted(f.path, begin)
     # bases first: member lookups through inheritance need them
     implemented: dict[str, list[str]] = defaultdict(list)
