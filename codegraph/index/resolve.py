@@ -45,6 +45,7 @@ BARE_CALL_TARGETS = frozenset({"function"}) | CONSTRUCTIBLE
 # Kinds a receiver like ``self``/``this`` can mean: the innermost enclosing type.
 ENCLOSING_TYPES = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
 MAX_HOPS = 8
+MEMBER_MEMO_MAX = 50_000  # member answers a streamed first index keeps between files (forget_answers)
 # What a member written outside its owner can belong to: a type, a JS constructor function
 # (``Foo.prototype.bar = function``), or a module table (Lua ``function M.f()``).
 OWNER_KINDS = ENCLOSING_TYPES | {"function", "module"}
@@ -143,6 +144,10 @@ class _Project:
         by_language: dict[str, list[FileExtraction]] = defaultdict(list)
         # the tables as locals: this loop runs over every file's interface on every sync
         modules: dict[str, LanguageModule] = {}
+        # one object for equal tuples of the tables below (a method's locals ``("self", "value")``,
+        # a variable's type, a function's returns repeat across files; issue 12), for this loop only
+        shared: dict[tuple, tuple] = {}
+        share = shared.setdefault
         nodes, parent_of, children = self.nodes, self.parent, self.children
         global_by_name, types, returns, locals_ = self.global_by_name, self.types, self.returns, self.locals
         for f in files:
@@ -206,14 +211,16 @@ class _Project:
                 facts = types[scope]
                 held = facts.get(var)
                 if held is None:
-                    facts[var] = (type_name,)
+                    facts[var] = share((type_name,), (type_name,))
                 elif type_name not in held:
-                    facts[var] = (*held, type_name)
+                    made = (*held, type_name)
+                    facts[var] = share(made, made)
             for fn_id, expr in f.returns:
                 had = returns.get(fn_id)
-                returns[fn_id] = (expr,) if had is None else (*had, expr)
+                made = (expr,) if had is None else (*had, expr)
+                returns[fn_id] = share(made, made)
             if f.locals:
-                _add_locals(locals_, f.locals)
+                _add_locals(locals_, f.locals, share)
             self.lexical.update(f.closures)
             if fold:  # the tables hold them now, and nothing else reads them
                 f.returns, f.locals, f.closures = [], [], []
@@ -581,6 +588,9 @@ class _Project:
         merged = self._visible_cache.get(path)
         if merged is None:
             files = self.lang[path].visible_files(self, path)
+            if not files:  # its own names alone: its table itself, not a copy kept per file (issue 12)
+                merged = self._visible_cache[path] = self.top[path] if path in self.top else {}
+                return merged
             seen = frozenset(files).union((path,))
             merged = self._visible_cache.get(seen)
             if merged is None:
@@ -728,9 +738,13 @@ class _Project:
 
     def forget_answers(self) -> None:
         """Drop the memoised bare-name answers and scope chains (both are worked out again, the same,
-        when asked): a first index streamed to the store calls it after each file."""
+        when asked), and the member answers once there are MEMBER_MEMO_MAX of them (most are asked
+        by one file only: 1.2 KB a synthetic monorepo file by the end of its resolution): a first
+        index streamed to the store calls it after each file."""
         if self._bare_memo is not None:
             self._bare_memo.clear()
+        if self._member_memo is not None and len(self._member_memo) > MEMBER_MEMO_MAX:
+            self._member_memo.clear()
         self._scope_cache.clear()
 
     def mro(self, class_id: str) -> list[str]:
@@ -1360,11 +1374,16 @@ def _resolve(
 LOCALS_TUPLE_MAX = 8  # a function's local names are kept in a tuple up to this many, else a frozenset
 
 
-def _add_locals(table: dict[str, Collection[str]], pairs: list[tuple[str, str]]) -> None:
+def _add_locals(
+    table: dict[str, Collection[str]],
+    pairs: list[tuple[str, str]],
+    share: Callable[[tuple, tuple], tuple] = lambda made, _: made,
+) -> None:
     """Add one file's (function id, local name) pairs to ``table``: per function its distinct names,
     in a tuple (most functions have a handful; a set of any size under five takes 216 bytes, a tuple
     of three 64 — issue 12: the sets were 7 of the 46 KB a synthetic monorepo file held while it
-    resolved), or a frozenset past LOCALS_TUPLE_MAX, so that ``in`` stays cheap."""
+    resolved), or a frozenset past LOCALS_TUPLE_MAX, so that ``in`` stays cheap. ``share(t, t)``
+    gives the tuple to keep for ``t`` (an equal one already kept: ``dict.setdefault``)."""
     grouped: dict[str, dict[str, None]] = {}
     for fn_id, name in pairs:
         names = grouped.get(fn_id)
@@ -1372,7 +1391,11 @@ def _add_locals(table: dict[str, Collection[str]], pairs: list[tuple[str, str]])
             names = grouped[fn_id] = dict.fromkeys(table.get(fn_id, ()))
         names[name] = None
     for fn_id, names in grouped.items():
-        table[fn_id] = tuple(names) if len(names) <= LOCALS_TUPLE_MAX else frozenset(names)
+        if len(names) <= LOCALS_TUPLE_MAX:
+            made = tuple(names)
+            table[fn_id] = share(made, made)
+        else:
+            table[fn_id] = frozenset(names)
 
 
 def _link(project: _Project, spans: list[tuple[str, int, int]], edges: list[Edge], linked) -> None:
