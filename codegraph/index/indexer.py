@@ -756,6 +756,8 @@ def _update(
             sink=write.sink() if write is not None else None,
             fold=stream is not None,
         )
+        if stream is not None:
+            stream.close()
         summary.resolution = {
             "mode": "full" if only is None else "incremental",
             "files": len(extractions) if only is None else len(only),
@@ -1250,27 +1252,42 @@ class _Streamed:
     of STREAM_BATCH (issue 12: the blobs were ~30 % of what a 10,000-file index held till the write)
     and its nodes without their docstrings (written with the rows; resolution never reads them),
     and with only its ``extends``/``implements`` references (what the lookup tables read): the rest
-    wait in ``refs``, compressed, till ``resolve`` reaches the file (:meth:`refs_of`; 14 of the 34 KB
-    a synthetic monorepo file's extraction held, measured with ``sys.getsizeof`` over 2,000 files)."""
+    wait, compressed, in a temporary file till ``resolve`` reaches the file (:meth:`refs_of`; 14 of
+    the 34 KB a synthetic monorepo file's extraction held, measured with ``sys.getsizeof`` over 2,000
+    files; held in memory, compressed, they were still 2 KB a file, 40 MB at 20,000 files). ``refs``:
+    path → (offset, length) of the file's references there."""
 
     def __init__(self, write: writer.FirstWrite) -> None:
+        import tempfile
+
         self.write = write
         self.parsed: list[writer.ParsedFile] = []
         self._batch: list[writer.ParsedFile] = []
-        self.refs: dict[str, bytes] = {}
+        self.refs: dict[str, tuple[int, int]] = {}
+        self._spill = tempfile.TemporaryFile(prefix="codegraph-refs-")
+        self._end = 0
 
     def extraction(self, path: str, rows: tuple):
         """The extraction of a worker's ``rows``, its other references kept aside."""
         from codegraph.index import cache
 
-        self.refs[path] = zlib.compress(marshal.dumps(rows[4]), 1)
+        blob = zlib.compress(marshal.dumps(rows[4]), 1)
+        self._spill.write(blob)
+        self.refs[path] = (self._end, len(blob))
+        self._end += len(blob)
         return cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
 
     def refs_of(self, fx) -> list:
         """Every reference of ``fx`` (each file's once: they are dropped as they are handed out)."""
         from codegraph.index import cache
 
-        return cache.refs_from_rows(marshal.loads(zlib.decompress(self.refs.pop(fx.path))))
+        offset, length = self.refs.pop(fx.path)
+        self._spill.seek(offset)  # every write came before (the parse is over)
+        blob = self._spill.read(length)
+        return cache.refs_from_rows(marshal.loads(zlib.decompress(blob)))
+
+    def close(self) -> None:
+        self._spill.close()
 
     def append(self, p: writer.ParsedFile) -> None:
         self._batch.append(p)
