@@ -748,10 +748,13 @@ def _update(
                 for fx in extractions:
                     if fx.path in complete:
                         _MEMO[fx.path] = (*stats[fx.path], fx)
+        if stream is not None:  # a first index: every file, in the order of ``extractions``
+            stream.project.complete(manifests.texts)
         resolution = resolve(
             extractions,
             only=only,
             manifests=manifests.texts,
+            project=stream.project if stream is not None else None,
             refs_of=stream.refs_of if stream is not None else None,
             sink=write.sink() if write is not None else None,
             fold=stream is not None,
@@ -1260,7 +1263,11 @@ class _Streamed:
     def __init__(self, write: writer.FirstWrite) -> None:
         import tempfile
 
+        from codegraph.index.resolve import open_tables
+
         self.write = write
+        # the resolver's lookup tables, each file put in (and folded) as it comes (issue 12)
+        self.project = open_tables()
         self.parsed: list[writer.ParsedFile] = []
         self._batch: list[writer.ParsedFile] = []
         self.refs: dict[str, tuple[int, int]] = {}
@@ -1275,7 +1282,9 @@ class _Streamed:
         self._spill.write(blob)
         self.refs[path] = (self._end, len(blob))
         self._end += len(blob)
-        return cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
+        fx = cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
+        self.project.add_files([fx], fold=True)
+        return fx
 
     def refs_of(self, fx) -> list:
         """Every reference of ``fx`` (each file's once: they are dropped as they are handed out)."""

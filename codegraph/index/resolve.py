@@ -87,11 +87,12 @@ class _Project:
         manifests: dict[str, str | None] | None = None,
         *,
         fold: bool = False,
+        later: bool = False,
     ):
-        from codegraph.index.languages import module_for
-
-        self.files = {f.path: f for f in files}
-        self.lang = {}  # path -> LanguageModule
+        """The tables over ``files`` (``fold``: see :func:`resolve`). With ``later``, they are left
+        open: more files come with :meth:`add_files`, then :meth:`complete` (``manifests`` go there)."""
+        self.files: dict[str, FileExtraction] = {}
+        self.lang: dict[str, LanguageModule] = {}  # path -> LanguageModule
         self.nodes: dict[str, Node] = {}
         self.parent: dict[str, str] = {}
         self.children: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
@@ -141,13 +142,25 @@ class _Project:
         self._star_orders: dict[str, list[str] | None] = {}
         self._star_files: dict[str, list[str] | None] = {}
         self._top_names: set[str] | None = None
-        by_language: dict[str, list[FileExtraction]] = defaultdict(list)
+        self._by_language: dict[str, list[FileExtraction]] = defaultdict(list)
+        self._modules: dict[str, LanguageModule] = {}
+        # one object for equal tuples of the tables (a method's locals ``("self", "value")``, a
+        # variable's type, a function's returns repeat across files; issue 12), till complete()
+        self._shared: dict[tuple, tuple] = {}
+        self.add_files(files, fold=fold)
+        if not later:
+            self.complete(manifests)
+
+    def add_files(self, files: list[FileExtraction], *, fold: bool = False) -> None:
+        """Put ``files`` into the tables, before :meth:`complete` (a streamed first index adds each
+        file as it is parsed, folding it: its locals, returns and closures are then never all held
+        at once beside the tables, which were the peak of a 20,000-file monorepo's index; issue 12)."""
+        from codegraph.index.languages import module_for
+
+        by_language = self._by_language
         # the tables as locals: this loop runs over every file's interface on every sync
-        modules: dict[str, LanguageModule] = {}
-        # one object for equal tuples of the tables below (a method's locals ``("self", "value")``,
-        # a variable's type, a function's returns repeat across files; issue 12), for this loop only
-        shared: dict[tuple, tuple] = {}
-        share = shared.setdefault
+        modules = self._modules
+        share = self._shared.setdefault
         nodes, parent_of, children = self.nodes, self.parent, self.children
         global_by_name, types, returns, locals_ = self.global_by_name, self.types, self.returns, self.locals
         for f in files:
@@ -155,6 +168,7 @@ class _Project:
             if lang is None:
                 lang = modules[f.language] = module_for(f.language)
             path = f.path
+            self.files[path] = f
             self.lang[path] = lang
             by_language[lang.label].append(f)
             file_id = f"file:{path}"
@@ -224,6 +238,12 @@ class _Project:
             self.lexical.update(f.closures)
             if fold:  # the tables hold them now, and nothing else reads them
                 f.returns, f.locals, f.closures = [], [], []
+
+    def complete(self, manifests: dict[str, str | None] | None) -> None:
+        """Every file is in: read the manifests, let each language prepare its files."""
+        from codegraph.index.languages import module_for
+
+        by_language, self._by_language, self._shared = self._by_language, defaultdict(list), {}
         # manifests first: prepare and the module lookups may read what they declare
         self.manifest_problems: dict[str, str] = {}
         self.read_manifests([module_for(label) for label in sorted(by_language)], manifests)
@@ -1141,6 +1161,12 @@ class _Project:
         return self.class_of(node.file_path, scope, next(iter(names)))
 
 
+def open_tables() -> _Project:
+    """Empty lookup tables for :func:`resolve`'s ``project``, to fill with ``add_files`` as files
+    are parsed and close with ``complete`` (a streamed first index, issue 12)."""
+    return _Project([], later=True)
+
+
 def _edge(source: str, target: Node, kind: str, ref: Ref, how: str, confidence: float) -> Edge:
     meta = {"confidence": confidence, "resolvedBy": how, "refName": ref.name}
     if kind != ref.kind:
@@ -1181,9 +1207,9 @@ def resolve(
             in the order the lists would hold them; the Resolution's lists then stay empty (issue 12:
             the whole project's edges were the largest thing a big first index held).
         fold: the files' ``returns``, ``locals`` and ``closures`` are emptied once the lookup
-            tables hold them, and their ``contains`` once their contains edges are made (a caller
-            that keeps ``files`` for nothing else; issue 12: 4 KB and 2 KB a synthetic monorepo
-            file).
+            tables hold them, their ``contains`` once their contains edges are made and their
+            ``assigned_types`` once they are resolved (a caller that keeps ``files`` for nothing
+            else; issue 12: 4, 2 and 0.6 KB a synthetic monorepo file).
 
     Returns:
         A :class:`Resolution` with contains, imports, calls, instantiates, extends, implements and
@@ -1365,6 +1391,8 @@ def _resolve(
             seen.clear()
             reached.pop(f.path, None)
             project.forget_answers()
+        if fold:  # the types table holds them; only this file's _Used read them as written
+            f.assigned_types = []
     _link(project, spans, edges, linked)
     for f in chosen if sink is None else ():
         _count_unresolved(project, out, f, unresolved_of.get(f.path, ()), linked.get(f.path, ()))

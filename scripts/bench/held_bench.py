@@ -22,6 +22,7 @@ from pathlib import Path
 
 from codegraph.index import indexer
 from codegraph.index.discover import discover
+from codegraph.index.resolve import open_tables
 
 PARTS = (
     "nodes",
@@ -35,6 +36,18 @@ PARTS = (
     "owners",
     "locals",
     "closures",
+)
+TABLES = (
+    "nodes",
+    "parent",
+    "children",
+    "top",
+    "global_by_name",
+    "bindings",
+    "types",
+    "returns",
+    "locals",
+    "lexical",
 )
 
 
@@ -74,6 +87,7 @@ def main() -> None:
     streamed.refs = {}
     streamed._spill = tempfile.TemporaryFile()
     streamed._end = 0
+    streamed.project = open_tables()  # filled (and the extractions folded) as files come
     size = _Sizer()
     parts: Counter[str] = Counter()
     folders: Counter[str] = Counter()
@@ -104,6 +118,8 @@ def main() -> None:
         per_file.append((total, path, len(fx.nodes), len(rows[4]), length))
     if not per_file:
         sys.exit("no file parsed")
+    for table in TABLES:  # what the lookup tables add (the nodes counted above)
+        parts[f"tables: {table}"] += size(getattr(streamed.project, table))
     kinds: Counter[str] = Counter()
     kind_nodes: Counter[str] = Counter()
     size = _Sizer()
