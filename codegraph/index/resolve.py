@@ -147,6 +147,9 @@ class _Project:
         # one object for equal tuples of the tables (a method's locals ``("self", "value")``, a
         # variable's type, a function's returns repeat across files; issue 12), till complete()
         self._shared: dict[tuple, tuple] = {}
+        # path → the child ids of a folded file's contains pairs, in order (each one's parent is its
+        # ``parent`` entry, as resolve's contains edges read it)
+        self.contained: dict[str, tuple[str, ...]] = {}
         self.add_files(files, fold=fold)
         if not later:
             self.complete(manifests)
@@ -238,6 +241,9 @@ class _Project:
             self.lexical.update(f.closures)
             if fold:  # the tables hold them now, and nothing else reads them
                 f.returns, f.locals, f.closures = [], [], []
+                if lang.lazy_resolution:  # its prepare reads paths alone: the contains edges' children
+                    self.contained[path] = tuple(child for _, child in f.contains)  # 8 B, not 64
+                    f.contains = []
 
     def complete(self, manifests: dict[str, str | None] | None) -> None:
         """Every file is in: read the manifests, let each language prepare its files."""
@@ -1271,6 +1277,8 @@ def _resolve(
 
     for f in chosen:
         begin = len(edges)
+        for child in project.contained.pop(f.path, ()):
+            edges.append(Edge(project.parent[child], child, "contains"))
         for parent, child in f.contains:
             edges.append(Edge(project.parent.get(child, parent), child, "contains"))
         if fold:  # the tables and these edges hold them now (2 KB a synthetic monorepo file)
