@@ -8,11 +8,12 @@ twice as a back-reference, decided by object identity and reference counts). Aga
 replaced (django-sdist, every file's cache and interface rows, one process, CPU): encoding 1.01 → 0.78 s,
 decoding 2.04 → 1.66 s; 8 % more bytes (11.0 against 10.2 MB).
 
-Decoding interns the strings that repeat (node ids, names, kinds, paths, labels): unmarshalling makes a
-new string object for every occurrence, and a file's references name the same few enclosing ids and
-callee names over and over. Measured on the synthetic monorepo (scripts/bench/monorepo.py, 30 nodes and
-127 references a file): 90 KB of objects a decoded file before, see the commit for after; a 100,000-file
-index holds every file's extraction while it resolves (issue 12).
+Decoding interns the strings that repeat (node ids, names, kinds, paths, labels, signatures, return
+types): unmarshalling makes a new string object for every occurrence, and a file's references name the
+same few enclosing ids and callee names over and over. Measured on the synthetic monorepo
+(scripts/bench/monorepo.py, 30 nodes and 127 references a file): 90 KB of objects a decoded file
+before, see the commit for after; a 100,000-file index holds every file's extraction while it
+resolves (issue 12).
 """
 
 from __future__ import annotations
@@ -131,11 +132,26 @@ def from_rows(payload, *, ids_shared: bool = False) -> FileExtraction:
             Node(
                 ident(r[0]),
                 i(r[1]),
-                i(r[2]),
-                i(r[3]),
+                (name := i(r[2])),
+                # a qualified name is mostly unique: interning it only grew the interpreter's table
+                # (15 MB at 20,000 files); a top-level one shares its name's string
+                name if r[3] == name else r[3],
                 path if r[4] == path else i(r[4]),
                 language if r[5] == language else i(r[5]),
-                *r[6:],
+                r[6],
+                r[7],
+                r[8],
+                r[9],
+                r[10],
+                _interned(r[11]),  # signatures and return types repeat: ``(self)``, ``None``
+                r[12],
+                r[13],
+                r[14],
+                r[15],
+                r[16],
+                r[17],
+                r[18],
+                _interned(r[19]),
             )
             for r in nodes
         ],

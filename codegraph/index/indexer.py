@@ -778,16 +778,21 @@ def _update(
                 for fx in extractions:
                     if fx.path in complete:
                         _MEMO[fx.path] = (*stats[fx.path], fx)
+        if stream is not None:  # a first index: every file, in the order of ``extractions``
+            stream.project.complete(manifests.texts)
         with share if share is not None and only is None else contextlib.nullcontext():
             resolution = resolve(
                 extractions,
                 only=only,
                 manifests=manifests.texts,
+                project=stream.project if stream is not None else None,
                 refs_of=stream.refs_of if stream is not None else None,
                 sink=write.sink() if write is not None else None,
                 fold=stream is not None,
                 share=share if only is None else None,
             )
+        if stream is not None:
+            stream.close()
         if begun:
             first = begun[0]
         summary.resolution = {
@@ -1321,27 +1326,51 @@ class _Streamed:
     of STREAM_BATCH (issue 12: the blobs were ~30 % of what a 10,000-file index held till the write)
     and its nodes without their docstrings (written with the rows; resolution never reads them),
     and with only its ``extends``/``implements`` references (what the lookup tables read): the rest
-    wait in ``refs``, compressed, till ``resolve`` reaches the file (:meth:`refs_of`; 14 of the 34 KB
-    a synthetic monorepo file's extraction held, measured with ``sys.getsizeof`` over 2,000 files)."""
+    wait, compressed, in a temporary file till ``resolve`` reaches the file (:meth:`refs_of`; 14 of
+    the 34 KB a synthetic monorepo file's extraction held, measured with ``sys.getsizeof`` over 2,000
+    files; held in memory, compressed, they were still 2 KB a file, 40 MB at 20,000 files). ``refs``:
+    path → (offset, length) of the file's references there."""
 
     def __init__(self, write: writer.FirstWrite) -> None:
+        import tempfile
+
+        from codegraph.index.resolve import open_tables
+
         self.write = write
+        # the resolver's lookup tables, each file put in (and folded) as it comes (issue 12)
+        self.project = open_tables()
         self.parsed: list[writer.ParsedFile] = []
         self._batch: list[writer.ParsedFile] = []
-        self.refs: dict[str, bytes] = {}
+        self.refs: dict[str, tuple[int, int]] = {}
+        self._spill = tempfile.TemporaryFile(prefix="codegraph-refs-")
+        self._end = 0
 
     def extraction(self, path: str, rows: tuple):
         """The extraction of a worker's ``rows``, its other references kept aside."""
         from codegraph.index import cache
 
-        self.refs[path] = zlib.compress(marshal.dumps(rows[4]), 1)
-        return cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
+        blob = zlib.compress(marshal.dumps(rows[4]), 1)
+        self._spill.write(blob)
+        self.refs[path] = (self._end, len(blob))
+        self._end += len(blob)
+        fx = cache.from_rows(cache.with_refs_of(rows, incremental.HIERARCHY), ids_shared=True)
+        self.project.add_files([fx], fold=True)
+        return fx
 
     def refs_of(self, fx) -> list:
         """Every reference of ``fx`` (each file's once: they are dropped as they are handed out)."""
         from codegraph.index import cache
 
-        return cache.refs_from_rows(marshal.loads(zlib.decompress(self.refs.pop(fx.path))))
+        offset, length = self.refs.pop(fx.path)
+        self._spill.seek(offset)  # every write came before (the parse is over)
+        blob = self._spill.read(length)
+        return cache.refs_from_rows(marshal.loads(zlib.decompress(blob)))
+
+    def close(self) -> None:
+        """Resolution is over: the spilled references and the lookup tables go (kept through the
+        write, the tables made it the peak of a 20,000-file monorepo's index: 746 MB)."""
+        self._spill.close()
+        del self.project
 
     def append(self, p: writer.ParsedFile) -> None:
         self._batch.append(p)
@@ -1355,8 +1384,9 @@ class _Streamed:
         self.write.add(batch, {p.path: p.mentions for p in batch}, _interfaces(batch))
         for p in batch:
             p.data = p.interface = p.mentions = b""
-            for n in p.extraction.nodes:  # stored now, and no lookup reads them
-                n.docstring = None
+            for n in p.extraction.nodes:  # stored now, and no lookup reads them (a line past 256
+                n.docstring = None  # is an int object of its own: 32 B a node on the Linux kernel)
+                n.end_line = n.end_column = 0
         self.parsed.extend(batch)
         self._batch = []
 

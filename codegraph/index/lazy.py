@@ -256,10 +256,10 @@ class LazyProject(_Project):
             if typed is None:
                 typed = defaultdict(set)
                 dict.__setitem__(self.types, scope, typed)
-            typed[var].add(type_name)
+            cast(set[str], typed[var]).add(type_name)  # this table's are sets
         for fn_id, expr in f.returns:
             if dict.__contains__(self.returns, fn_id):
-                dict.__getitem__(self.returns, fn_id).append(expr)
+                cast(list[str], dict.__getitem__(self.returns, fn_id)).append(expr)  # this table's are lists
             else:
                 dict.__setitem__(self.returns, fn_id, [expr])
         for fn_id, local in f.locals:

@@ -16,7 +16,7 @@ import gc
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -46,6 +46,7 @@ BARE_CALL_TARGETS = frozenset({"function"}) | CONSTRUCTIBLE
 # Kinds a receiver like ``self``/``this`` can mean: the innermost enclosing type.
 ENCLOSING_TYPES = frozenset({"class", "struct", "interface", "trait", "protocol", "enum", "union"})
 MAX_HOPS = 8
+MEMBER_MEMO_MAX = 50_000  # member answers a streamed first index keeps between files (forget_answers)
 # What a member written outside its owner can belong to: a type, a JS constructor function
 # (``Foo.prototype.bar = function``), or a module table (Lua ``function M.f()``).
 OWNER_KINDS = ENCLOSING_TYPES | {"function", "module"}
@@ -110,11 +111,12 @@ class _Project:
         manifests: dict[str, str | None] | None = None,
         *,
         fold: bool = False,
+        later: bool = False,
     ):
-        from codegraph.index.languages import module_for
-
-        self.files = {f.path: f for f in files}
-        self.lang = {}  # path -> LanguageModule
+        """The tables over ``files`` (``fold``: see :func:`resolve`). With ``later``, they are left
+        open: more files come with :meth:`add_files`, then :meth:`complete` (``manifests`` go there)."""
+        self.files: dict[str, FileExtraction] = {}
+        self.lang: dict[str, LanguageModule] = {}  # path -> LanguageModule
         self.nodes: dict[str, Node] = {}
         self.parent: dict[str, str] = {}
         self.children: dict[str, dict[str, list[Node]]] = defaultdict(lambda: defaultdict(list))
@@ -123,7 +125,9 @@ class _Project:
         self.bindings: dict[str, dict[str, object]] = {}
         self.star: dict[str, list] = {}
         self.exports: dict[str, dict[str, str]] = {}
-        self.types: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        # scope id → variable → the distinct types stated for it, in the order met (a tuple: 48 bytes
+        # for one where a set took 216, issue 12; LazyProject's are sets, read the same way)
+        self.types: dict[str, dict[str, Collection[str]]] = defaultdict(lambda: defaultdict(tuple))
         # function id → the names local to it (only ever asked ``name in``, or walked): see _add_locals
         self.locals: dict[str, Collection[str]] = {}
         self.lexical: dict[str, str] = {}  # hoisted definition -> the function it is written in
@@ -140,7 +144,7 @@ class _Project:
         self._module_cache: dict[tuple[str, str], str | None] = {}
         self._scope_cache: dict[str, list[Node]] = {}
         self._visible_cache: dict[str | frozenset[str], dict[str, list[Node]]] = {}  # see visible
-        self.returns: dict[str, list[str]] = defaultdict(list)
+        self.returns: dict[str, Sequence[str]] = {}  # function id → what it returns (see FileExtraction)
         self._returns_memo: dict[str, Node | None] = {}
         self._value_memo: dict[str, Node | None] = {}
         self._mro_memo: dict[str, list[str]] = {}
@@ -148,7 +152,7 @@ class _Project:
         # a bare name inside a class asks its MRO (Scala's library: 49k lookups, ~12 classes each)
         self._member_memo: dict[tuple[str, str], list[Node] | None] | None = None
         self._bare_memo: dict[tuple, tuple[Node | str | None, str]] | None = None  # see lookup_bare
-        self._stated_memo: dict[tuple[str, str], tuple[str, set[str]] | None] | None = None
+        self._stated_memo: dict[tuple[str, str], tuple[str, Collection[str]] | None] | None = None
         self._class_of_active: set[tuple[str, str]] = set()
         self._export_memo: dict[tuple[str, str], Node | str | None] = {}
         self._star_seen: set[str] | None = None
@@ -162,9 +166,28 @@ class _Project:
         self._star_orders: dict[str, list[str] | None] = {}
         self._star_files: dict[str, list[str] | None] = {}
         self._top_names: set[str] | None = None
-        by_language: dict[str, list[FileExtraction]] = defaultdict(list)
+        self._by_language: dict[str, list[FileExtraction]] = defaultdict(list)
+        self._modules: dict[str, LanguageModule] = {}
+        # one object for equal tuples of the tables (a method's locals ``("self", "value")``, a
+        # variable's type, a function's returns repeat across files; issue 12), till complete()
+        self._shared: dict[tuple, tuple] = {}
+        # path → the child ids of a folded file's contains pairs, in order (each one's parent is its
+        # ``parent`` entry, as resolve's contains edges read it)
+        self.contained: dict[str, tuple[str, ...]] = {}
+        self.add_files(files, fold=fold)
+        if not later:
+            self.complete(manifests)
+
+    def add_files(self, files: list[FileExtraction], *, fold: bool = False) -> None:
+        """Put ``files`` into the tables, before :meth:`complete` (a streamed first index adds each
+        file as it is parsed, folding it: its locals, returns and closures are then never all held
+        at once beside the tables, which were the peak of a 20,000-file monorepo's index; issue 12)."""
+        from codegraph.index.languages import module_for
+
+        by_language = self._by_language
         # the tables as locals: this loop runs over every file's interface on every sync
-        modules: dict[str, LanguageModule] = {}
+        modules = self._modules
+        share = self._shared.setdefault
         nodes, parent_of, children = self.nodes, self.parent, self.children
         global_by_name, types, returns, locals_ = self.global_by_name, self.types, self.returns, self.locals
         for f in files:
@@ -172,6 +195,7 @@ class _Project:
             if lang is None:
                 lang = modules[f.language] = module_for(f.language)
             path = f.path
+            self.files[path] = f
             self.lang[path] = lang
             by_language[lang.label].append(f)
             file_id = f"file:{path}"
@@ -187,7 +211,14 @@ class _Project:
                 if node.kind == "import":
                     continue
                 name = node.name
-                children[parent][name].append(node)
+                # each list made with its first node (88 -> 64 bytes: an appended-to empty list
+                # reserves four slots, and most names hold one node; issue 12)
+                kids = children[parent]
+                hits = kids.get(name)
+                if hits is None:
+                    kids[name] = [node]
+                else:
+                    hits.append(node)
                 if (
                     parent == file_id
                     or (
@@ -195,9 +226,17 @@ class _Project:
                         and parent_of.get(parent) == file_id
                     )
                 ) and child not in owned:
-                    top[name].append(node)
+                    hits = top.get(name)
+                    if hits is None:
+                        top[name] = [node]
+                    else:
+                        hits.append(node)
                     if node.kind in TYPE_TARGETS or node.kind == "function":
-                        global_by_name[name].append(node)
+                        hits = global_by_name.get(name)
+                        if hits is None:
+                            global_by_name[name] = [node]
+                        else:
+                            hits.append(node)
             self.top[path] = top
             binds: dict[str, object] = {}
             stars = []
@@ -210,14 +249,31 @@ class _Project:
             self.star[path] = stars
             self.exports[path] = dict(f.exports)
             for scope, var, type_name in f.assigned_types:
-                types[scope][var].add(type_name)
+                facts = types[scope]
+                held = facts.get(var)
+                if held is None:
+                    facts[var] = share((type_name,), (type_name,))
+                elif type_name not in held:
+                    made = (*held, type_name)
+                    facts[var] = share(made, made)
             for fn_id, expr in f.returns:
-                returns[fn_id].append(expr)
+                had = returns.get(fn_id)
+                made = (expr,) if had is None else (*had, expr)
+                returns[fn_id] = share(made, made)
             if f.locals:
-                _add_locals(locals_, f.locals)
+                _add_locals(locals_, f.locals, share)
             self.lexical.update(f.closures)
             if fold:  # the tables hold them now, and nothing else reads them
                 f.returns, f.locals, f.closures = [], [], []
+                if lang.lazy_resolution:  # its prepare reads paths alone: the contains edges' children
+                    self.contained[path] = tuple(child for _, child in f.contains)  # 8 B, not 64
+                    f.contains = []
+
+    def complete(self, manifests: dict[str, str | None] | None) -> None:
+        """Every file is in: read the manifests, let each language prepare its files."""
+        from codegraph.index.languages import module_for
+
+        by_language, self._by_language, self._shared = self._by_language, defaultdict(list), {}
         # manifests first: prepare and the module lookups may read what they declare
         self.manifest_problems: dict[str, str] = {}
         self.read_manifests([module_for(label) for label in sorted(by_language)], manifests)
@@ -582,6 +638,9 @@ class _Project:
         merged = self._visible_cache.get(path)
         if merged is None:
             files = self.lang[path].visible_files(self, path)
+            if not files:  # its own names alone: its table itself, not a copy kept per file (issue 12)
+                merged = self._visible_cache[path] = self.top[path] if path in self.top else {}
+                return merged
             seen = frozenset(files).union((path,))
             merged = self._visible_cache.get(seen)
             if merged is None:
@@ -729,9 +788,13 @@ class _Project:
 
     def forget_answers(self) -> None:
         """Drop the memoised bare-name answers and scope chains (both are worked out again, the same,
-        when asked): a first index streamed to the store calls it after each file."""
+        when asked), and the member answers once there are MEMBER_MEMO_MAX of them (most are asked
+        by one file only: 1.2 KB a synthetic monorepo file by the end of its resolution): a first
+        index streamed to the store calls it after each file."""
         if self._bare_memo is not None:
             self._bare_memo.clear()
+        if self._member_memo is not None and len(self._member_memo) > MEMBER_MEMO_MAX:
+            self._member_memo.clear()
         self._scope_cache.clear()
 
     def mro(self, class_id: str) -> list[str]:
@@ -808,7 +871,7 @@ class _Project:
                     return self.value_type(held) if held is not None else None
         return None
 
-    def _agreed_type(self, path: str, source_id: str, names: set[str]) -> Node | None:
+    def _agreed_type(self, path: str, source_id: str, names: Collection[str]) -> Node | None:
         """Several facts for one variable where one is a callback's parameter typed by its callee
         (``PARAM_OF``): the class when they all name the same one (``source: Observable<T>`` and a
         callback's ``source`` typed Observable by ``operate``), else None."""
@@ -835,7 +898,7 @@ class _Project:
         base = self.nodes[base_id]
         return self.class_of(base.file_path, base_id, next(iter(names))) if len(names) == 1 else None
 
-    def _stated_in_bases(self, class_id: str, var: str) -> tuple[str, set[str]] | None:
+    def _stated_in_bases(self, class_id: str, var: str) -> tuple[str, Collection[str]] | None:
         """The nearest base of ``class_id`` (breadth-first, 32 at most) with type facts for ``var``,
         and those facts. Memoised once the bases are complete (Scala's library: 7k asks, most
         walking a deep hierarchy to find nothing)."""
@@ -1128,6 +1191,12 @@ class _Project:
         return self.class_of(node.file_path, scope, next(iter(names)))
 
 
+def open_tables() -> _Project:
+    """Empty lookup tables for :func:`resolve`'s ``project``, to fill with ``add_files`` as files
+    are parsed and close with ``complete`` (a streamed first index, issue 12)."""
+    return _Project([], later=True)
+
+
 def _edge(source: str, target: Node, kind: str, ref: Ref, how: str, confidence: float) -> Edge:
     meta = {"confidence": confidence, "resolvedBy": how, "refName": ref.name}
     if kind != ref.kind:
@@ -1169,8 +1238,9 @@ def resolve(
             in the order the lists would hold them; the Resolution's lists then stay empty (issue 12:
             the whole project's edges were the largest thing a big first index held).
         fold: the files' ``returns``, ``locals`` and ``closures`` are emptied once the lookup
-            tables hold them (a caller that keeps ``files`` for nothing else; issue 12: 4 KB a
-            synthetic monorepo file).
+            tables hold them, their ``contains`` once their contains edges are made and their
+            ``assigned_types`` once they are resolved (a caller that keeps ``files`` for nothing
+            else; issue 12: 4, 2 and 0.6 KB a synthetic monorepo file).
         share: once the lookup tables are complete, start a helper (``share.begin``), resolve the
             references file by file only for the chunks ``share.take`` hands out, and take the
             other files' results from ``share.gathered`` (issue 12: two processes resolve a cold
@@ -1250,8 +1320,12 @@ def _resolve(
 
     for f in chosen:
         begin = len(edges)
+        for child in project.contained.pop(f.path, ()):
+            edges.append(Edge(project.parent[child], child, "contains"))
         for parent, child in f.contains:
             edges.append(Edge(project.parent.get(child, parent), child, "contains"))
+        if fold:  # the tables and these edges hold them now (2 KB a synthetic monorepo file)
+            f.contains = []
         emitted(f.path, begin)
     # bases first: member lookups through inheritance need them
     implemented: dict[str, list[str]] = defaultdict(list)
@@ -1375,6 +1449,8 @@ def _resolve(
             seen.clear()
             reached.pop(f.path, None)
             project.forget_answers()
+        if fold:  # the types table holds them; only this file's _Used read them as written
+            f.assigned_types = []
 
     if share is None:
         for f in chosen:
@@ -1468,11 +1544,16 @@ def _shared(
 LOCALS_TUPLE_MAX = 8  # a function's local names are kept in a tuple up to this many, else a frozenset
 
 
-def _add_locals(table: dict[str, Collection[str]], pairs: list[tuple[str, str]]) -> None:
+def _add_locals(
+    table: dict[str, Collection[str]],
+    pairs: list[tuple[str, str]],
+    share: Callable[[tuple, tuple], tuple] = lambda made, _: made,
+) -> None:
     """Add one file's (function id, local name) pairs to ``table``: per function its distinct names,
     in a tuple (most functions have a handful; a set of any size under five takes 216 bytes, a tuple
     of three 64 — issue 12: the sets were 7 of the 46 KB a synthetic monorepo file held while it
-    resolved), or a frozenset past LOCALS_TUPLE_MAX, so that ``in`` stays cheap."""
+    resolved), or a frozenset past LOCALS_TUPLE_MAX, so that ``in`` stays cheap. ``share(t, t)``
+    gives the tuple to keep for ``t`` (an equal one already kept: ``dict.setdefault``)."""
     grouped: dict[str, dict[str, None]] = {}
     for fn_id, name in pairs:
         names = grouped.get(fn_id)
@@ -1480,7 +1561,11 @@ def _add_locals(table: dict[str, Collection[str]], pairs: list[tuple[str, str]])
             names = grouped[fn_id] = dict.fromkeys(table.get(fn_id, ()))
         names[name] = None
     for fn_id, names in grouped.items():
-        table[fn_id] = tuple(names) if len(names) <= LOCALS_TUPLE_MAX else frozenset(names)
+        if len(names) <= LOCALS_TUPLE_MAX:
+            made = tuple(names)
+            table[fn_id] = share(made, made)
+        else:
+            table[fn_id] = frozenset(names)
 
 
 def _link(project: _Project, spans: list[tuple[str, int, int]], edges: list[Edge], linked) -> None:

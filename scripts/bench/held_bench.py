@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
 from codegraph.index import indexer
 from codegraph.index.discover import discover
+from codegraph.index.resolve import open_tables
 
 PARTS = (
     "nodes",
@@ -34,6 +36,18 @@ PARTS = (
     "owners",
     "locals",
     "closures",
+)
+TABLES = (
+    "nodes",
+    "parent",
+    "children",
+    "top",
+    "global_by_name",
+    "bindings",
+    "types",
+    "returns",
+    "locals",
+    "lexical",
 )
 
 
@@ -71,11 +85,15 @@ def main() -> None:
     sample = random.sample(files, min(args.files, len(files)))
     streamed = indexer._Streamed.__new__(indexer._Streamed)  # only its extraction step: no write
     streamed.refs = {}
+    streamed._spill = tempfile.TemporaryFile()
+    streamed._end = 0
+    streamed.project = open_tables()  # filled (and the extractions folded) as files come
     size = _Sizer()
     parts: Counter[str] = Counter()
     folders: Counter[str] = Counter()
     in_folder: Counter[str] = Counter()
     per_file = []
+    spilled = [0]
     held = []
     for f in sample:
         path, reason, length, _, out = indexer._parse_one(
@@ -88,8 +106,8 @@ def main() -> None:
         for n in fx.nodes:
             n.docstring = None
         held.append(fx)
-        total = len(streamed.refs[path])
-        parts["refs (compressed)"] += total
+        spilled[0] += streamed.refs[path][1]  # its compressed references, in a temporary file
+        total = 0
         for part in PARTS:
             got = size(getattr(fx, part))
             parts[part] += got
@@ -100,6 +118,8 @@ def main() -> None:
         per_file.append((total, path, len(fx.nodes), len(rows[4]), length))
     if not per_file:
         sys.exit("no file parsed")
+    for table in TABLES:  # what the lookup tables add (the nodes counted above)
+        parts[f"tables: {table}"] += size(getattr(streamed.project, table))
     kinds: Counter[str] = Counter()
     kind_nodes: Counter[str] = Counter()
     size = _Sizer()
@@ -113,6 +133,7 @@ def main() -> None:
     print(f"tree: {root}; {count} files parsed of {len(sample)} sampled ({len(files)} in the tree)")
     print(
         f"held: {total / 1e6:.1f} MB, {total / count / 1e3:.1f} KB a file, {nodes / count:.0f} nodes a file"
+        f" (and {spilled[0] / count / 1e3:.1f} KB a file of compressed references in a temporary file)"
     )
     for part, got in parts.most_common():
         print(f"  {part:18} {got / 1e6:8.2f} MB {got / count / 1e3:7.1f} KB a file")

@@ -607,7 +607,7 @@ class Objc(CFamily):
                 return None
             found = set()
             for part in classes.parts.get(cls.name, ()):
-                found |= project.types.get(part.id, {}).get(var, set())
+                found.update(project.types.get(part.id, {}).get(var, ()))
             return next(iter(found)) if len(found) == 1 else None
         return None
 

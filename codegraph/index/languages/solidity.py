@@ -536,7 +536,7 @@ class Solidity(LanguageModule):
             facts = project.types.get(sid, {})
             libs = set()
             for key in (USING + typed, USING + short, USING + "*"):
-                libs |= facts.get(key, set())
+                libs.update(facts.get(key, ()))
             found = {}
             for lib in sorted(libs):
                 if lib.startswith("="):
