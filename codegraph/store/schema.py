@@ -12,7 +12,7 @@ EXTRACTION_VERSION = 27  # the reference engine's extraction version this format
 # The version of codegraph.index.cache's encoding: bumped whenever the encoded shape or the extractor's
 # output changes, and older cache rows are re-parsed. Here, not in that module, so that a no-change sync
 # can compare it without importing the cache codec and the model (issue 12).
-CACHE_VERSION = "14"
+CACHE_VERSION = "15"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS schema_versions (
