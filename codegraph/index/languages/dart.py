@@ -588,11 +588,13 @@ class Dart(LanguageModule):
             return None
         if spec.startswith("package:"):
             package, _, rest = spec[len("package:") :].partition("/")
-            tail = f"lib/{rest}"
+            tail = posixpath.normpath(f"lib/{rest}")
+            if not tail.startswith("lib/"):  # dot segments climbing out of lib/: no file of the package
+                return None
             packages: _Packages = project.lang_state.setdefault(PUBSPEC, _Packages({}))
             roots = packages.by_name.get(package)
             if roots:  # the package's own lib/, or nothing: never a same-named file elsewhere
-                hits = [posixpath.normpath(posixpath.join(root, tail)) for root in roots]
+                hits = [posixpath.join(root, tail) if root else tail for root in roots]
                 hits = [p for p in hits if p in project.files]
                 return hits[0] if len(hits) == 1 else None
             if packages.everything_declared:  # a pubspec at the root: a package it does not name is outside
