@@ -323,7 +323,14 @@ class DartExtractor(Extractor):
             return
         dotted = ".".join(reversed(parts)).replace(".()", "()")
         if len(parts) == 1 and shadowed(
-            sel, parts[0], binders=BINDERS, idents=IDENTS, stop=STOPS, header=_params, memo=self.shadow_memo
+            sel,
+            parts[0],
+            binders=BINDERS,
+            idents=IDENTS,
+            stop=STOPS,
+            header=_params,
+            memo=self.shadow_memo,
+            root=self.shadow_root,
         ):
             self.local_name(sel, parts[0])  # void draw(void Function() render) { render(); }
         self.call_ref(sel, dotted)
@@ -443,7 +450,11 @@ class DartExtractor(Extractor):
     def run(self):
         self._body_of: dict[int, tree_sitter.Node] = {}
         self.shadow_memo: dict = {}  # _shadow.shadowed's, for this tree
+        self.shadow_root = None
         return super().run()
+
+    def begin(self, root) -> None:
+        self.shadow_root = root  # _shadow.shadowed finds a call's ancestors from it
 
 
 def _formal_parameters(params):

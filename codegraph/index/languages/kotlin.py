@@ -195,6 +195,7 @@ class KotlinExtractor(Extractor):
     def begin(self, root) -> None:
         self.class_defs: dict[tuple[int, int], Def] = {}
         self.shadow_memo: dict = {}  # _shadow.shadowed's, for this tree
+        self.shadow_root = root  # _shadow.shadowed finds a call's ancestors from it
         self.file_facts: list[tuple[str, str]] = []
         header = first(root, "package_header")
         if header is not None:
@@ -461,7 +462,15 @@ class KotlinExtractor(Extractor):
         arity = arg_count(ts)
         if callee.type == "simple_identifier":
             name = text(callee)
-            if shadowed(ts, name, binders=BINDERS, idents=IDENTS, stop=SCOPE_STOPS, memo=self.shadow_memo):
+            if shadowed(
+                ts,
+                name,
+                binders=BINDERS,
+                idents=IDENTS,
+                stop=SCOPE_STOPS,
+                memo=self.shadow_memo,
+                root=self.shadow_root,
+            ):
                 self.local_name(ts, name)  # fun draw(render: () -> Unit) { render() }
             self._ref(ts, "calls", name, "<scope>" if self._in_receiver_block(ts) else None, arity)
         elif callee.type == "navigation_expression":
