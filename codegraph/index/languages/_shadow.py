@@ -66,7 +66,7 @@ def shadowed(
     ``root``, the tree's root node, lets the ancestors be found from the top down: tree-sitter finds a
     node's ``parent`` by descending from the root, so walking up ``d`` levels cost ``d²`` steps (a
     Dart file of 1,000 calls nested on separate lines took 90 s of CPU to extract)."""
-    chain = _ancestors(call, root) if root is not None else None
+    chain = ancestors(call, root) if root is not None else None
     if chain is None:
         chain = []
         node = call.parent
@@ -104,7 +104,7 @@ def shadowed(
     return False
 
 
-def _ancestors(node, root) -> list | None:
+def ancestors(node, root) -> list | None:
     """The ancestors of ``node``, nearest first, found by descending from ``root`` (each step costs
     the children of one node, where ``node.parent`` costs the depth); None when ``node`` is not
     below ``root``."""

@@ -15,7 +15,7 @@ import re
 
 from codegraph.index.extract import Def, Extractor, squash, text
 from codegraph.index.languages._jvm import JvmLanguage, doc_comment
-from codegraph.index.languages._shadow import shadowed
+from codegraph.index.languages._shadow import ancestors, shadowed
 from codegraph.model import Node
 
 # Kotlin's default imports (kotlin.*, kotlin.collections.*, kotlin.io.*, …) that code calls by bare
@@ -489,10 +489,18 @@ class KotlinExtractor(Extractor):
 
     def _in_receiver_block(self, ts) -> bool:
         """Is ``ts`` inside a lambda that runs with another ``this`` (``x.apply {}``, ``with(x) {}``)?"""
-        node = ts.parent
-        while node is not None and node.type not in ("function_declaration", "class_body", "source_file"):
+        # found from the root down: node.parent costs the node's depth (_shadow.ancestors)
+        chain = ancestors(ts, self.shadow_root) if self.shadow_root is not None else None
+        if chain is None:
+            chain, up = [], ts.parent
+            while up is not None:
+                chain.append(up)
+                up = up.parent
+        for i, node in enumerate(chain):
+            if node.type in ("function_declaration", "class_body", "source_file"):
+                break
             if node.type == "annotated_lambda":
-                call = node.parent.parent if node.parent is not None else None
+                call = chain[i + 2] if i + 2 < len(chain) else None
                 if call is not None and call.type == "call_expression":
                     callee = call.children[0]
                     if callee.type == "simple_identifier" and text(callee) in (
@@ -507,7 +515,6 @@ class KotlinExtractor(Extractor):
                         ident = first(callee.children[-1], "simple_identifier")
                         if ident is not None and text(ident) in RECEIVER_BLOCKS:
                             return True
-            node = node.parent
         return False
 
     def _callable_ref(self, ts) -> None:
