@@ -342,8 +342,8 @@ def fit_envelope(envelope: explore.ExploreResult) -> explore.ExploreResult:
             pass
         elif result.trimmed:
             result.trimmed.pop(next(reversed(result.trimmed)))
-        elif result.flow:
-            result.flow = []
+        elif result.flow or result.flow_note:
+            result.flow, result.flow_note = [], ""
         else:
             result.seeds = result.seeds[: max(0, len(result.seeds) - 1)]
             if not result.seeds:
@@ -384,6 +384,9 @@ def _explore_text(r: explore.ExploreResult) -> str:
     if r.flow:
         out.append("\n## Flow")
         out.append(" → ".join(f"{n.qualified_name} ({_loc(n)})" for n, _ in r.flow))
+    elif r.flow_note:
+        out.append("\n## Flow")
+        out.append(r.flow_note)
     if r.blast:
         out.append("\n## Blast radius (who calls the top symbols shown)")
         for seed, sites, tests in r.blast:
@@ -391,7 +394,13 @@ def _explore_text(r: explore.ExploreResult) -> str:
             if not sites:
                 out.append(f"{head}: no resolved callers")
             else:
-                out.append(f"{head}, called from:")
+                total = r.blast_totals.get(seed.id, len(sites))
+                extra = (
+                    f" ({len(sites)} of {total} call sites; all: `codegraph callers {seed.qualified_name}`)"
+                    if total > len(sites)
+                    else ""
+                )
+                out.append(f"{head}, called from{extra}:")
                 for n, line in sites:
                     text = r.call_lines.get((n.file_path, line)) if line else None
                     out.append(f"    {n.qualified_name} ({_loc(n, line)})" + (f": {text}" if text else ""))

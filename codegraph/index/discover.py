@@ -15,11 +15,12 @@ import json
 import os
 import stat
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codegraph.index.languages import is_manifest, language_for, unsupported_language
+from codegraph.index.languages import is_manifest, language_for, names_package, unsupported_language
 from codegraph.index.sensitive import is_secret
 from codegraph.paths import read_regular
 
@@ -58,7 +59,8 @@ DEFAULT_IGNORED_DIRS = frozenset(
 )
 # Names that usually hold build output or fetched dependencies, but are also real package names
 # (coverage.py's `coverage/`, pypa/build's `src/build/`, issue 9): they hide only files that git does
-# not track, or, outside git, directories that are not Python packages (no __init__.py).
+# not track, or, outside git, directories that are not the project's packages (no __init__.py, no
+# source file of a language whose packages are directories: see _holds_build_output).
 BUILD_OUTPUT_DIRS = frozenset({"build", "dist", "coverage", "target", "vendor"})
 NEVER_INCLUDED_DIRS = frozenset({".git", ".hg", ".svn", ".codegraph"})  # not even by ``include: ["**"]``
 IGNORED_BUILD_DIR = "ignored directory (build output or vendored code; codegraph.json include indexes it)"
@@ -307,10 +309,18 @@ def _include_reaches(rel_dir: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
-def _holds_build_output(root: Path, rel_dir: str) -> bool:
+def _holds_build_output(root: Path, rel_dir: str, packaged: Callable[[str], bool] = names_package) -> bool:
     """Outside git: a directory named like build output is a project's own package when it holds an
-    ``__init__.py``."""
-    return not (root / rel_dir / "__init__.py").is_file()
+    ``__init__.py`` or, directly, a source file of a language whose packages are directories
+    (``packaged(name)``, ``LanguageModule.packages_are_directories``: a Kotlin package ``….build``)."""
+    directory = root / rel_dir
+    if (directory / "__init__.py").is_file():
+        return False
+    try:
+        with os.scandir(directory) as it:
+            return not any(packaged(entry.name) and entry.is_file() for entry in it)
+    except OSError:
+        return True
 
 
 def _gitignore_spec(lines):
@@ -357,6 +367,7 @@ class NameTable:
         self.fingerprint = _code_fingerprint(extensions)
         self.suffixes: dict[str, tuple[tuple[str, str] | None, str | None]] = {}
         self.manifests: dict[str, bool] = {}
+        self.packages: dict[str, bool] = {}  # suffix → names_package
         self.added = False
         if path is None:
             return
@@ -370,13 +381,26 @@ class NameTable:
                 for key, (lang, other) in data["suffixes"].items()
             }
             self.manifests = {name: bool(v) for name, v in data["manifests"].items()}
+            self.packages = {key: bool(v) for key, v in data["packages"].items()}
         except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
-            self.suffixes, self.manifests = {}, {}
+            self.suffixes, self.manifests, self.packages = {}, {}, {}
 
     def is_manifest(self, name: str) -> bool:
         hit = self.manifests.get(name)
         if hit is None:
             hit = self.manifests[name] = is_manifest(name)
+            self.added = True
+        return hit
+
+    def names_package(self, name: str) -> bool:
+        """:func:`~codegraph.index.languages.names_package`, worked out once per suffix."""
+        dot = name.find(".", 1)
+        if dot == -1:
+            return False
+        key = name[dot:].lower()
+        hit = self.packages.get(key)
+        if hit is None:
+            hit = self.packages[key] = names_package("x" + key)
             self.added = True
         return hit
 
@@ -392,6 +416,7 @@ class NameTable:
                 k: [list(lang) if lang else None, other] for k, (lang, other) in self.suffixes.items()
             },
             "manifests": self.manifests,
+            "packages": self.packages,
         }
         try:
             with open(tmp, "w", encoding="utf-8") as fh:
@@ -447,6 +472,7 @@ def _walk_candidates(
     result = result if result is not None else Discovery()
     classify = _classifier(extensions, table)
     manifest = table.is_manifest if table is not None else is_manifest
+    packaged = table.names_package if table is not None else names_package
     # file name → whether it is a candidate before the .gitignore rules: names repeat across
     # directories (Django's 2,400 locale folders hold the same few), so each is judged once
     wanted: dict[str, bool] = {}
@@ -479,7 +505,8 @@ def _walk_candidates(
             if (
                 name in DEFAULT_IGNORED_DIRS
                 and not (
-                    name in BUILD_OUTPUT_DIRS and (walk_build_dirs or not _holds_build_output(root, rel))
+                    name in BUILD_OUTPUT_DIRS
+                    and (walk_build_dirs or not _holds_build_output(root, rel, packaged))
                 )
                 and not (include and name not in NEVER_INCLUDED_DIRS and _include_reaches(rel, include))
             ):
@@ -561,16 +588,21 @@ def discover(
     base = str(root)
     classify = _classifier(extensions, table)
     manifest = table.is_manifest if table is not None else is_manifest
+    packaged = table.names_package if table is not None else names_package
     for rel in candidates:
         if not _utf8(rel):  # the index stores paths as UTF-8 text: such a name cannot be one
             result.skipped[printable_path(rel)] = UNDECODABLE_NAME
             continue
         lang, other = classify(rel.rsplit("/", 1)[-1])
         if lang is None and manifest(rel.rsplit("/", 1)[-1]):
-            _add_manifest(result, root, rel, tracked, excluded, max_bytes)
+            _add_manifest(result, root, rel, tracked, excluded, max_bytes, packaged)
             continue
         if lang is None:
-            if other is not None and not is_secret(rel) and not _default_ignored(root, rel, tracked):
+            if (
+                other is not None
+                and not is_secret(rel)
+                and not _default_ignored(root, rel, tracked, packaged)
+            ):
                 if excluded is None or not excluded.match_file(rel):
                     result.skipped[rel] = f"language not supported yet ({other})"
             continue
@@ -580,7 +612,9 @@ def discover(
         if excluded is not None and excluded.match_file(rel):
             result.skipped[rel] = "excluded by codegraph.json"
             continue
-        if _default_ignored(root, rel, tracked) and not (included is not None and included.match_file(rel)):
+        if _default_ignored(root, rel, tracked, packaged) and not (
+            included is not None and included.match_file(rel)
+        ):
             result.skipped[rel] = "ignored directory"
             continue
         try:
@@ -643,10 +677,12 @@ def printable_path(rel: str) -> str:
     return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _add_manifest(result: Discovery, root: Path, rel: str, tracked, excluded, max_bytes: int) -> None:
+def _add_manifest(
+    result: Discovery, root: Path, rel: str, tracked, excluded, max_bytes: int, packaged=names_package
+) -> None:
     """A manifest (``LanguageModule.manifests``) under the sources' ignore rules: not in node_modules or an
     excluded path, a regular file within the size limit (a symlink only inside the root)."""
-    if is_secret(rel) or _default_ignored(root, rel, tracked):
+    if is_secret(rel) or _default_ignored(root, rel, tracked, packaged):
         return
     if excluded is not None and excluded.match_file(rel):
         return
@@ -693,10 +729,12 @@ def restat(previous: Discovery, root: Path, changed: set[str], max_bytes: int) -
     )
 
 
-def _default_ignored(root: Path, rel: str, tracked: set[str] | None) -> bool:
+def _default_ignored(
+    root: Path, rel: str, tracked: set[str] | None, packaged: Callable[[str], bool] = names_package
+) -> bool:
     """Whether a default-ignored directory name on ``rel``'s path hides it: always for names like
     node_modules or .venv; for build-output names only where they hold build output (not tracked by
-    git; outside git, not a Python package)."""
+    git; outside git, not one of the project's packages: see :func:`_holds_build_output`)."""
     parts = rel.split("/")[:-1]
     if DEFAULT_IGNORED_DIRS.isdisjoint(parts):
         return False
@@ -708,7 +746,7 @@ def _default_ignored(root: Path, rel: str, tracked: set[str] | None) -> bool:
         if tracked is not None:
             if rel not in tracked:
                 return True
-        elif _holds_build_output(root, "/".join(parts[: i + 1])):
+        elif _holds_build_output(root, "/".join(parts[: i + 1]), packaged):
             return True
     return False
 

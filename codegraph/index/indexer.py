@@ -11,6 +11,7 @@ comparison.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import heapq
 import itertools
@@ -77,6 +78,17 @@ INCREMENTAL_MIN_FILES = 50
 # An incremental sync fills the resolver's tables as lookups reach files (codegraph.index.lazy) when
 # every language present allows it; off, it decodes every file's interface first (the eager tables).
 LAZY_TABLES = True
+# A full resolution of at least this many files (and fewer than STREAM_MIN_FILES: a forked helper
+# copies the parent's heap page by page as reference counts change, past the memory budget of a
+# 100,000-file index) is shared with a forked helper process (codegraph.index.fork, issue 12).
+# Below it the fork and the merge cost about what the helper saves.
+FORK_MIN_FILES = 400
+# ... and only when the parse workers just got more than one core between them (their CPU seconds
+# per second of the pool's life): on a machine whose other work leaves this process tree about one
+# core, the helper only takes the parent's share. Measured 18:13 under load 7-8 on 2 cores (the
+# kernel's autogroups share the CPU per session): workers 0.33 cores, and a forked resolve + write
+# of django-sdist took 13.3 s against 7.1 s alone; quiet, 2 workers parse ~1.7x as fast as one.
+FORK_MIN_CORES = 1.25
 
 
 @dataclass
@@ -100,7 +112,8 @@ class IndexSummary:
     changed: bool = True
     repaired: str | None = None  # a damaged database was moved aside and the index rebuilt
     # which resolution ran (issue 12): {"mode": "incremental" | "full", "files": files re-resolved,
-    # "references": references resolved, "reason": why a sync resolved everything}
+    # "references": references resolved, "reason": why a sync resolved everything, "helper_files":
+    # how many of the files a forked helper resolved, when one did (codegraph.index.fork)}
     resolution: dict[str, object] = field(default_factory=dict)
     # manifest path → why it was not read (a truncated tsconfig.json…): resolution went on without it
     manifest_problems: dict[str, str] = field(default_factory=dict)
@@ -643,13 +656,15 @@ def _update(
         else None
     )
     stream = _Streamed(write) if write is not None else None
+    pooled: list[os.times_result] = []
     try:
-        parsed, skipped = _parse_all(str(root), to_parse, workers, progress, stream)
+        parsed, skipped = _parse_all(str(root), to_parse, workers, progress, stream, pooled)
     except BaseException:
         if write is not None:
             write.abort()
         raise
     summary.phases["parse"] = time.perf_counter() - clock
+    cores = _worker_cores(pooled[0]) if pooled else 0.0
     clock = time.perf_counter()
     skipped = {**found_skipped, **skipped}
     if previous and not manifest_reason and LAZY_TABLES:
@@ -717,10 +732,25 @@ def _update(
     # one resolves (issue 12: on django-sdist one core idled through resolve and write, 9.6 s); nothing
     # was reused, so no interface is backfilled
     first: writer.FirstWrite | None = write
+    # a full resolution is shared with a forked helper (codegraph.index.fork); a first index inserts
+    # its files' rows once the helper is forked (that starts a thread, and the helper resolves
+    # meanwhile), else before resolving, as without a helper
+    split = (
+        write is None and not memo and (workers is None or workers > 1) and _may_fork(len(extractions), cores)
+    )
+    begun: list[writer.FirstWrite | None] = []
     if write is not None:
         write.build_indexes()
-    elif not previous and not reuse_set:
+    elif not previous and not reuse_set and not split:
         first = writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))
+    share = None
+    if split:
+        share = _share(
+            len(extractions),
+            (lambda: begun.append(writer.begin_first(conn, parsed, new_mentions, _interfaces(parsed))))
+            if not previous and not reuse_set
+            else None,
+        )
     try:
         with paused_gc():
             only, why = (
@@ -748,19 +778,25 @@ def _update(
                 for fx in extractions:
                     if fx.path in complete:
                         _MEMO[fx.path] = (*stats[fx.path], fx)
-        resolution = resolve(
-            extractions,
-            only=only,
-            manifests=manifests.texts,
-            refs_of=stream.refs_of if stream is not None else None,
-            sink=write.sink() if write is not None else None,
-            fold=stream is not None,
-        )
+        with share if share is not None and only is None else contextlib.nullcontext():
+            resolution = resolve(
+                extractions,
+                only=only,
+                manifests=manifests.texts,
+                refs_of=stream.refs_of if stream is not None else None,
+                sink=write.sink() if write is not None else None,
+                fold=stream is not None,
+                share=share if only is None else None,
+            )
+        if begun:
+            first = begun[0]
         summary.resolution = {
             "mode": "full" if only is None else "incremental",
             "files": len(extractions) if only is None else len(only),
             "references": resolution.resolved_refs,
             **({"reason": why} if only is None else {}),
+            # the files a forked helper resolved (codegraph.index.fork), when one did
+            **({"helper_files": share.helped} if share is not None and share.helped else {}),
         }
         summary.manifest_problems = dict(resolution.manifest_problems)
         summary.phases["resolve"] = time.perf_counter() - clock
@@ -804,6 +840,8 @@ def _update(
                 interfaces,
             )
     except BaseException:
+        if first is None and begun:
+            first = begun[0]
         if first is not None:
             first.abort()
         raise
@@ -812,6 +850,31 @@ def _update(
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
     summary.files = summary.parsed + summary.reused
+
+
+def _may_fork(files: int, cores: float) -> bool:
+    """Whether a full resolution of ``files`` files, after a parse whose workers got ``cores``
+    cores, is shared with a forked helper (FORK_MIN_FILES, FORK_MIN_CORES)."""
+    from codegraph.index import fork
+
+    return FORK_MIN_FILES <= files < STREAM_MIN_FILES and cores >= FORK_MIN_CORES and fork.available()
+
+
+def _worker_cores(before: os.times_result) -> float:
+    """The CPU seconds per second that child processes reaped since ``before`` (the parse pool's
+    start) used: about how many cores the parse workers got between them."""
+    after = os.times()
+    elapsed = after.elapsed - before.elapsed
+    used = after.children_user + after.children_system - before.children_user - before.children_system
+    return used / elapsed if elapsed > 0 else 0.0
+
+
+def _share(files: int, meanwhile: Callable[[], None] | None):
+    """A ``resolve`` share with a forked helper (``codegraph.index.fork``) over ``files`` files;
+    ``meanwhile`` runs in this process once the helper is forked."""
+    from codegraph.index import fork
+
+    return fork.Forked(files, meanwhile)
 
 
 def _interfaces(parsed: list[writer.ParsedFile]) -> dict[str, bytes]:
@@ -1178,11 +1241,17 @@ def _load_before_fork(files: list[SourceFile]) -> None:
 
 
 def _parse_all(
-    root: str, files: list[SourceFile], workers: int | None, progress, stream: _Streamed | None = None
+    root: str,
+    files: list[SourceFile],
+    workers: int | None,
+    progress,
+    stream: _Streamed | None = None,
+    pooled: list[os.times_result] | None = None,
 ) -> tuple[list, dict[str, str]]:
     """Parse ``files``: the parsed files sorted by path, and path → skip reason. With ``stream`` (a
     first index, issue 12) each file's rows go into the write transaction as results arrive, in path
-    order, and the parsed files come back without their blobs (see :class:`_Streamed`)."""
+    order, and the parsed files come back without their blobs (see :class:`_Streamed`). ``pooled``
+    gets ``os.times()`` as the worker pool starts, when there is one (see :func:`_worker_cores`)."""
     from codegraph.index.resolve import paused_gc  # imported by the _update that called this anyway
 
     ready, files = _take_preparsed(root, files)
@@ -1207,6 +1276,8 @@ def _parse_all(
         from codegraph.index.pool import fork_pool  # here: a sync that parses a few files never needs it
 
         _load_before_fork(files)
+        if pooled is not None:
+            pooled.append(os.times())
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             pool = fork_pool(workers, _worker_start, (os.getpid(),))

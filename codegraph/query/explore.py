@@ -702,10 +702,12 @@ class ExploreResult:
     sections: list[FileSection]
     not_shown: list[FileScore]
     note: str = ""
+    flow_note: str = ""  # why there is no flow where the question named two or more symbols
     unavailable: dict[str, str] = field(default_factory=dict)  # path → why its source is not shown
     # symbols ranked high but not in the source shown, best first per file: path → nodes (≤ 2)
     left_out: dict[str, list[Node]] = field(default_factory=dict)
     call_lines: dict[tuple[str, int], str] = field(default_factory=dict)  # (path, line) → its text
+    blast_totals: dict[str, int] = field(default_factory=dict)  # blast seed id → its call sites in all
     # spans fitting took out of the source shown, last chosen first: path → spans
     trimmed: dict[str, list[Span]] = field(default_factory=dict)
 
@@ -761,12 +763,12 @@ def explore(
                 f"support yet ({names}): they are not in the index."
             )
         return result
-    result.flow = _flow(reader, ranking)
+    result.flow, result.flow_note = _flow(reader, ranking)
     used = 600 + sum(len(n.qualified_name) + 60 for n, *_ in result.flow)
     used += BLAST_SYMBOLS * (150 + 140 * BLAST_SITES) + 90 * LEFT_OUT_FILES
     used = min(used, budget // 3)  # a small budget still gets source
     result.sections = _sections(reader, ranking, budget - used, result.unavailable)
-    result.blast = _blast(reader, _top_shown(ranking, result.sections))
+    result.blast, result.blast_totals = _blast(reader, _top_shown(ranking, result.sections))
     result.call_lines = _call_lines(reader, result.blast)
     shown = {sec.path for sec in result.sections}
     shown |= set(result.unavailable)
@@ -841,38 +843,50 @@ def _left_out(
     return out
 
 
-def _flow(reader: Reader, ranking: Ranking) -> list[tuple[Node, int | None]]:
-    """A call path between the first two named seeds that connect (either direction)."""
-    from codegraph.query.trace import trace
+def _flow(reader: Reader, ranking: Ranking) -> tuple[list[tuple[Node, int | None]], str]:
+    """A call path between the first two named seeds that connect (either direction), and why there
+    is none when there is none. The flow is optional: a failure in it is said, never raised."""
+    from codegraph.errors import CodegraphError
+    from codegraph.query.trace import trace_nodes
 
-    named = [
-        n
-        for n in ranking.seeds
-        if n.name in {t.replace("::", ".").split(".")[-1] for t in ranking.terms.identifiers}
-    ]
-    for i, a in enumerate(named[:4]):
-        for b in named[i + 1 : 5]:
-            for x, y in ((a, b), (b, a)):
-                result = trace(
-                    reader,
-                    f"{x.file_path}:{x.qualified_name.replace('::', '.')}",
-                    f"{y.file_path}:{y.qualified_name.replace('::', '.')}",
-                    max_depth=5,
-                )
-                if len(result.path) > 1:
-                    return [(s.node, s.line) for s in result.path]
-    return []
+    wanted = {t.replace("::", ".").replace("#", ".").split(".")[-1] for t in ranking.terms.identifiers}
+    named = [n for n in ranking.seeds if n.name in wanted or n.name.split(".")[-1] in wanted]
+    if len(named) < 2:
+        return [], ""
+    try:
+        for i, a in enumerate(named[:4]):
+            for b in named[i + 1 : 5]:
+                for x, y in ((a, b), (b, a)):
+                    result = trace_nodes(reader, [x], [y], max_depth=5)
+                    if len(result.path) > 1:
+                        return [(s.node, s.line) for s in result.path], ""
+    except CodegraphError as e:
+        return [], f"no call path: finding one failed ({e})"
+    if len({n.name for n in named[:5]}) < 2:  # one name (a class and its constructor, overloads)
+        return [], ""
+    names = ", ".join(n.qualified_name for n in named[:5])
+    return [], (
+        f"no call path (5 calls deep at most) between the named symbols {names}; calls through "
+        "untyped receivers, function references or dynamic dispatch are not in the graph"
+    )
 
 
-def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node, int | None]], list[str]]]:
-    """Who calls each of the ``top`` symbols (≤ BLAST_SITES sites) and which test files do."""
+def _blast(
+    reader: Reader, top: list[Node]
+) -> tuple[list[tuple[Node, list[tuple[Node, int | None]], list[str]]], dict[str, int]]:
+    """Who calls each of the ``top`` symbols (≤ BLAST_SITES sites, callers outside test files first,
+    then in the order ``callers`` gives: path, line) and which test files do; with, per seed id, how
+    many call sites there are in all."""
     out = []
+    totals: dict[str, int] = {}
     for seed in top:
         incoming = reader.incoming([seed.id], ("calls", "instantiates"))
         callers = reader.nodes(e[0] for e in incoming)
         # one site per (caller, line): two calls on one line (``fast.f(x) == slow.f(x)``) are one place to read
-        places = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))[:BLAST_SITES]
-        sites = [(callers[caller], line) for caller, line in places]
+        places = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))
+        places.sort(key=lambda p: (is_test_path(callers[p[0]].file_path), callers[p[0]].file_path, p[1] or 0))
+        sites = [(callers[caller], line) for caller, line in places[:BLAST_SITES]]
+        totals[seed.id] = len(places)
         tests = sorted(
             {
                 callers[e[0]].file_path
@@ -881,7 +895,7 @@ def _blast(reader: Reader, top: list[Node]) -> list[tuple[Node, list[tuple[Node,
             }
         )[:5]
         out.append((seed, sites, tests))
-    return out
+    return out, totals
 
 
 WHOLE_FILE_LINES = 80

@@ -12,7 +12,23 @@ from codegraph.store.reader import Reader
 
 MAX_TEXT = 10_000
 MAX_PATH = 4_096
-_KIND_RANK = {"class": 0, "interface": 1, "function": 2, "method": 3, "type_alias": 4, "enum": 5}
+# Which definition of a name comes first: types before their members (a struct before a method of the
+# same name, a class before its constructor), then callables, then values; a kind not listed comes last.
+_KIND_RANK = {
+    **dict.fromkeys(("class", "struct", "record", "object", "actor", "contract", "component", "type"), 0),
+    **dict.fromkeys(("interface", "trait", "protocol", "mixin"), 1),
+    **dict.fromkeys(("enum", "union"), 2),
+    **dict.fromkeys(("type_alias", "typedef", "newtype"), 3),
+    **dict.fromkeys(("module", "namespace", "package", "library"), 4),
+    **dict.fromkeys(("extension", "impl"), 5),
+    "function": 6,
+    **dict.fromkeys(("method", "macro"), 7),
+    **dict.fromkeys(("constructor", "signature", "modifier", "event"), 8),
+    **dict.fromkeys(("constant", "enum_member", "enumerator"), 9),
+    **dict.fromkeys(("property", "field"), 10),
+    "variable": 11,
+}
+_UNRANKED = 12
 
 
 def check_text(value: str | None, what: str, limit: int = MAX_TEXT, *, required: bool = False) -> str | None:
@@ -53,8 +69,14 @@ def find_symbols(
     if not candidates:
         candidates = reader.nodes_named(name, ignore_case=True)
     qualifier = parts[:-1]
-    if qualifier and candidates:
+    if qualifier:
         narrowed = [n for n in candidates if _qualifier_matches(n, qualifier)]
+        # a simple name that holds dots itself (a module ``Shop.Cart``): the qualifier's tail is part of it
+        for k in range(len(parts) - 2, -1, -1):
+            if narrowed:
+                break
+            dotted = ".".join(parts[k:])
+            narrowed = [n for n in reader.nodes_named(dotted) if not k or _qualifier_matches(n, parts[:k])]
         if not narrowed:
             narrowed = _inherited(reader, qualifier, name)
         candidates = narrowed
@@ -72,7 +94,7 @@ def find_symbols(
             candidates = [min(spanning, key=lambda n: n.end_line - n.start_line)]
     if not candidates:
         raise SymbolNotFound(text, suggest(reader, name) if suggestions else None)
-    return sorted(candidates, key=lambda n: (_KIND_RANK.get(n.kind, 9), n.file_path, n.start_line))
+    return sorted(candidates, key=lambda n: (_KIND_RANK.get(n.kind, _UNRANKED), n.file_path, n.start_line))
 
 
 def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
@@ -97,7 +119,10 @@ def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
 
 
 def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
-    chain = node.qualified_name.split("::")[:-1]
+    """Does the stored qualified name's chain end with ``qualifier``? Both sides split on ``::`` and
+    ``.`` alike: a stored scope may itself be dotted (``Newtonsoft.Json::JsonTextReader``,
+    ``Shop.Cart::total``), and the looked-up name was split on both."""
+    chain = [p for scope in node.qualified_name.split("::")[:-1] for p in scope.split(".") if p]
     if chain[-len(qualifier) :] == qualifier:
         return True
     # module-qualified: django.db.models.query.QuerySet.filter → file path + class chain

@@ -6,6 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from codegraph import bounds
+from codegraph.model import Node
 from codegraph.query.relations import Site
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
@@ -30,7 +31,21 @@ def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8, _reverse:
     """Shortest call path from any definition of ``start`` to any definition of ``end`` (BFS over
     calls/instantiates, following methods of instantiated classes)."""
     sources = find_symbols(reader, start)
-    targets = {n.id for n in find_symbols(reader, end)}
+    targets = find_symbols(reader, end)
+    result = trace_nodes(reader, sources, targets, max_depth=max_depth)
+    result.start, result.end = start, end
+    if not result.path and not _reverse:
+        reverse = trace(reader, end, start, max_depth=max_depth, _reverse=True)
+        result.reverse_exists = bool(reverse.path)
+    return result
+
+
+def trace_nodes(reader: Reader, sources: list[Node], ends: list[Node], *, max_depth: int = 8) -> TraceResult:
+    """:func:`trace` between definitions already found (no name lookup, no reverse search): what
+    explore uses, so a name it read from the index is never looked up again as text."""
+    start = ", ".join(n.qualified_name for n in sources)
+    end = ", ".join(n.qualified_name for n in ends)
+    targets = {n.id for n in ends}
     parent: dict[str, tuple[str | None, int | None, str]] = {s.id: (None, None, "start") for s in sources}
     queue = deque((s.id, 0) for s in sources)
     hit = next((s.id for s in sources if s.id in targets), None)
@@ -59,10 +74,4 @@ def trace(reader: Reader, start: str, end: str, *, max_depth: int = 8, _reverse:
         chain.reverse()
         found = reader.nodes(c[0] for c in chain)
         path = [Site(found[c[0]], c[1], c[2]) for c in chain]
-    result = TraceResult(
-        start, end, path, len(parent), max_depth=max_depth, depth_limited=limited and not path
-    )
-    if not path and not _reverse:
-        reverse = trace(reader, end, start, max_depth=max_depth, _reverse=True)
-        result.reverse_exists = bool(reverse.path)
-    return result
+    return TraceResult(start, end, path, len(parent), max_depth=max_depth, depth_limited=limited and not path)

@@ -70,6 +70,37 @@ def test_outside_git_a_python_package_named_like_build_output_is_indexed(tmp_pat
     assert "build/lib/coverage/control.py" not in paths
 
 
+@pytest.mark.parametrize("names", [False, True])
+def test_outside_git_a_go_or_jvm_package_named_like_build_output_is_indexed(tmp_path, names):
+    """React Native's ``com/facebook/react/common/build/ReactBuildConfig.kt`` (a Kotlin package named
+    ``build``) was left out of the kotlin-rn-android corpus as build output (corpus_check.py): a
+    directory that directly holds a source file of a language whose packages are directories is a
+    package; build output holds such sources only further down (``build/generated/…/R.java``)."""
+    project = tmp_path / "p"
+    write(
+        project,
+        {
+            "src/main/java/com/acme/common/build/BuildConfig.kt": "package com.acme.common.build\nobject BuildConfig\n",
+            "tools/go/build/build.go": "package build\n\nfunc Import() {}\n",
+            "scala/target/Target.scala": "package target\n\nobject Target\n",
+            "build/generated/source/r/com/acme/R.java": "package com.acme;\n\npublic final class R {}\n",
+            "dist/index.js": "export function bundled() {}\n",
+            "target/debug/build/x/out/gen.rs": "pub fn generated() {}\n",
+            "app.kt": "fun main() {}\n",
+        },
+    )
+    table = {"names": tmp_path / "names.json"} if names else {}
+    for _ in range(2 if names else 1):  # with a names table: as made, then as read back
+        found = discover(project, **table)
+        assert [f.path for f in found.files] == [
+            "app.kt",
+            "scala/target/Target.scala",
+            "src/main/java/com/acme/common/build/BuildConfig.kt",
+            "tools/go/build/build.go",
+        ]
+        assert set(found.skipped) == {"build/", "dist/", "target/"}
+
+
 def test_include_in_codegraph_json_re_includes_paths_under_ignored_names(tmp_path):
     write(
         tmp_path,

@@ -244,3 +244,31 @@ def test_two_calls_on_one_line_are_one_blast_radius_site(tmp_path):
         result = explore.explore(reader, "how is the price total of the items summed")
     sites = {seed.name: sites for seed, sites, _ in result.blast}
     assert [(n.name, line) for n, line in sites["price_total"]] == [("compare_price_totals", 5)]
+
+
+def test_blast_radius_lists_callers_outside_tests_first_and_counts_the_rest(tmp_path):
+    # explore took the first three incoming edges as stored: on the self repo ``resolve`` showed three
+    # tests/ sites while its real callers (indexer.py ``_update``, ``_update_lazy``) were left out
+    (tmp_path / "calc.py").write_text(
+        'def price_total(items):\n    """Sum the price of the items."""\n    return sum(items)\n'
+    )
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_calc.py").write_text(
+        "from calc import price_total\n\n\n"
+        + "".join(f"def test_total_{i}():\n    assert price_total([{i}]) == {i}\n\n\n" for i in range(4))
+    )
+    (tmp_path / "zshop").mkdir()
+    (tmp_path / "zshop" / "checkout.py").write_text(
+        "from calc import price_total\n\n\ndef checkout_price(cart):\n    return price_total(cart)\n"
+    )
+    index_project(ProjectPaths(tmp_path))
+    with Reader(tmp_path) as reader:
+        result = explore.explore(reader, "how is the price total of the items summed")
+    seed, sites, tests = next(b for b in result.blast if b[0].name == "price_total")
+    assert [(n.name, n.file_path, line) for n, line in sites] == [
+        ("checkout_price", "zshop/checkout.py", 5),
+        ("test_total_0", "tests/test_calc.py", 5),
+        ("test_total_1", "tests/test_calc.py", 9),
+    ]
+    assert tests == ["tests/test_calc.py"]
+    assert "called from (3 of 5 call sites; all: `codegraph callers price_total`)" in render(result)

@@ -106,6 +106,14 @@ def is_manifest(name: str) -> bool:
     return any(lang.reads_manifest(name) for lang in registry().by_label.values() if lang.manifests)
 
 
+@cache
+def names_package(name: str) -> bool:
+    """Is a file named ``name`` source of a language whose packages are directories
+    (``LanguageModule.packages_are_directories``), by the built-in extension map?"""
+    lang = registry().for_path(name)
+    return lang is not None and lang.packages_are_directories
+
+
 def module_for(label: str) -> LanguageModule:
     """The language module of a ``nodes.language`` label.
 

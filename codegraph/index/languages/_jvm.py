@@ -254,6 +254,7 @@ class JvmLanguage(LanguageModule):
 
     family = "jvm"
     unique_fallback = False
+    packages_are_directories = True
     constructor_calls_bare = False
     default_builtins: frozenset[str] = frozenset()
 

@@ -91,6 +91,13 @@ class LanguageModule:
             resolution reads besides its sources (``tsconfig.json``, ``tsconfig.*.json``,
             ``package.json``): discovery lists them under the same ignore rules as sources,
             :meth:`read_manifests` gets their text, and a change to one re-resolves the project.
+        packages_are_directories: is a directory that holds this language's source files one of
+            the project's packages (a Go package is a directory; a Java, Kotlin or Scala package
+            path is its directory path), so that sources never sit directly in a build output
+            directory? Outside git, a directory named like build output (``build/``, ``target/``…)
+            that directly holds such a file is walked, as one holding ``__init__.py`` is: React
+            Native's ``com/facebook/react/common/build/ReactBuildConfig.kt`` was left out
+            (scripts/bench/corpus_check.py on kotlin-rn-android, 2026-12-02).
         name: the language's display name (README table, status).
         extracts / resolution: one line each for the README's language table (generated from the
             registry by scripts/languages_table.py): what symbols and references are extracted,
@@ -130,6 +137,7 @@ class LanguageModule:
     line_comment: ClassVar[str] = "//"
     comment_end: ClassVar[str] = ""
     manifests: ClassVar[tuple[str, ...]] = ()
+    packages_are_directories: ClassVar[bool] = False
     extractor: ClassVar[type[Extractor]]
 
     def __init__(self) -> None:

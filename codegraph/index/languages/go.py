@@ -828,6 +828,7 @@ class Go(LanguageModule):
     generated_suffixes = (".pb.go", ".pb.gw.go")
     # A bare call is same-package, a dot import or a builtin: never another package's function.
     unique_fallback = False
+    packages_are_directories = True
     extractor = GoExtractor
 
     def is_generated(self, path: str, head: str) -> bool:

@@ -9,6 +9,7 @@ Relative imports count leading dots. Receivers ``self`` and ``cls`` mean the enc
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 
 from codegraph.index.encoding import pep263_encoding
@@ -28,6 +29,29 @@ RuntimeError NotImplementedError StopIteration OSError IOError ImportError Looku
 )
 # Folders that hold importable packages without being one (src-layout and its cousins).
 SOURCE_ROOTS = frozenset({"src", "lib", "python", "python-package"})
+
+
+# A dotted name written with nothing but ASCII names and dots (``a``, ``self.b.c``), none of them a
+# literal that the grammar gives its own node type (``True``/``False``/``None``)
+_PLAIN_DOTTED = re.compile(
+    rb"(?!(?:True|False|None)(?:\.|$))[A-Za-z_]\w*(?:\.(?!(?:True|False|None)(?:\.|$))[A-Za-z_]\w*)*"
+)
+_plain = _PLAIN_DOTTED.fullmatch
+
+
+def _dotted(node, src: bytes) -> str | None:
+    """:func:`~codegraph.index.extract.dotted` of an identifier or attribute chain, read as the
+    node's own bytes when they are a plain dotted name and its subtree has no syntax error: such
+    bytes parse only as that chain (any space, comment, call, subscript or literal fails the pattern),
+    and the walk would join the same names with the same dots. One slice and one match instead of
+    two field lookups and a text copy per link (django-sdist: 300,000 calls, the most costly helper
+    of the extraction)."""
+    t = node.type
+    if t == "identifier" or t == "attribute":
+        raw = src[node.start_byte : node.end_byte]
+        if _plain(raw) is not None and not node.has_error:
+            return raw.decode()
+    return dotted(node, src)
 
 
 def _decorated(ts):
@@ -50,7 +74,7 @@ class PythonExtractor(Extractor):
             if fn.type == "identifier":
                 self.ref(ts, "calls", text(fn, src), None)
             elif fn.type == "attribute":
-                name = dotted(fn, src)
+                name = _dotted(fn, src)
                 if name is None:
                     tail = text(fn.child_by_field_name("attribute"), src)
                     obj = fn.child_by_field_name("object")
@@ -66,7 +90,7 @@ class PythonExtractor(Extractor):
             bases = ts.child_by_field_name("superclasses")
             if d is not None and bases is not None:
                 for b in bases.named_children:
-                    name = dotted(b, src)
+                    name = _dotted(b, src)
                     if name:
                         self.base_ref(d, "extends", name, b)
         elif capture == "function":
@@ -102,7 +126,7 @@ class PythonExtractor(Extractor):
             if a.type == "keyword_argument":
                 a = a.child_by_field_name("value")
             if a is not None and a.type in ("identifier", "attribute"):
-                name = dotted(a, self.source)
+                name = _dotted(a, self.source)
                 if name:
                     self.call_ref(a, name, "value")
 
@@ -117,7 +141,9 @@ class PythonExtractor(Extractor):
             ident = p.named_children[0] if p.type == "typed_parameter" else p.child_by_field_name("name")
             typ = p.child_by_field_name("type")
             tname = (
-                dotted(typ.named_child(0), self.source) if typ is not None and typ.named_child_count else None
+                _dotted(typ.named_child(0), self.source)
+                if typ is not None and typ.named_child_count
+                else None
             )
             if ident is not None and ident.type == "identifier" and tname:
                 self.type_fact(body, text(ident, self.source), tname)
@@ -157,8 +183,8 @@ class PythonExtractor(Extractor):
             right = next((c for c in right.named_children if c.type == "call"), right)
         if right is not None and right.type == "call":
             fn = right.child_by_field_name("function")
-            callee = dotted(fn, self.source) if fn is not None else None
-            target = dotted(left, self.source) if left.type in ("identifier", "attribute") else None
+            callee = _dotted(fn, self.source) if fn is not None else None
+            target = _dotted(left, self.source) if left.type in ("identifier", "attribute") else None
             if callee and target and (left.type == "identifier" or target.startswith("self.")):
                 self.type_fact(ts, target, callee)
         if left.type != "identifier" or parent is None:
@@ -221,7 +247,7 @@ def _alias_of(right, src: bytes) -> str | None:
     if right.type == "call":
         fn = right.child_by_field_name("function")
         args = right.child_by_field_name("arguments")
-        if fn is not None and dotted(fn, src) in ("partial", "functools.partial") and args is not None:
+        if fn is not None and _dotted(fn, src) in ("partial", "functools.partial") and args is not None:
             first = next((a for a in args.named_children if a.type != "comment"), None)
             if first is not None and first.type == "identifier":
                 return text(first, src)

@@ -122,6 +122,22 @@ def _detached_body(ts):
     return None
 
 
+_TRIVIA = frozenset({"comment", "block_comment"})
+
+
+def _last_token(ts):
+    """The last leaf of ``ts`` that is code: no comment, nothing empty. An indented body
+    (``def c(): Int =`` then ``foo()`` on the next line) ends, in the grammar, where the next
+    definition starts; its text ends at this token."""
+    node = ts
+    while node.child_count:
+        kids = [c for c in node.children if c.type not in _TRIVIA and c.end_byte > c.start_byte]
+        if not kids:
+            break
+        node = kids[-1]
+    return node
+
+
 def _detached_owner(block):
     prev = block.prev_sibling
     if prev is not None and prev.type in NAMED_TYPES and _detached_body(prev) == block:
@@ -228,6 +244,17 @@ class ScalaExtractor(Extractor):
         if name is not None and tname:
             self.type_fact(ts, text(name, self.own_source), tname)
             self.type_fact(ts, f"this.{text(name, self.own_source)}", tname)
+
+    def add_def(
+        self, ts, kind: str, name_node, span=None, *, name: str | None = None, end=None
+    ) -> Def | None:
+        """As :meth:`Extractor.add_def`, ending at the definition's last token (see :func:`_last_token`)."""
+        d = super().add_def(ts, kind, name_node, span, name=name, end=end)
+        if d is not None:
+            last = _last_token(end if end is not None and end.end_byte >= ts.end_byte else ts)
+            if last.end_byte < d.end:
+                d.end, d.end_point = last.end_byte, last.end_point
+        return d
 
     def _definition(self, what: str, ts) -> None:
         name = ts.child_by_field_name("name")
@@ -519,6 +546,7 @@ class Scala(LanguageModule):
     method_containers = METHOD_CONTAINERS
     implicit_members = True
     unique_fallback = False  # a name comes from the package, an import or the root package
+    packages_are_directories = True
     test_suffixes = ("test.scala", "spec.scala", "suite.scala", "tests.scala")
     extractor = ScalaExtractor
 

@@ -309,3 +309,18 @@ def test_scala_an_import_of_an_object_member_binds_it_and_a_class_member_import_
         assert ("App::run", "shop/Repo.scala:Repo::save") in calls
         assert ("App::reg", "shop/Repo.scala:Registry::add") in calls
         assert not {c for c in calls if c[0] in ("App::box", "App::unk")}
+
+
+def test_a_def_whose_body_is_on_the_next_line_ends_at_its_last_token_not_at_the_next_def():
+    # the grammar's indented body runs to the next token (``def d``): A::c was 6-8, the def ends at 7
+    src = (
+        b"object A {\n  def b(): Int = 1\n\n  /** C. */\n  def c(): Int =\n    foo()\n"
+        b"  // trailing note\n\n  def d(): Int =\n    2\n}\n\nval top: Int =\n  3\n\n// end\n"
+    )
+    fx = extract("A.scala", src, "scala")
+    spans = {n.qualified_name: (n.start_line, n.end_line) for n in fx.nodes if n.kind != "file"}
+    assert spans["A::b"] == (2, 2)
+    assert spans["A::c"] == (5, 6)
+    assert spans["A::d"] == (9, 10)
+    assert spans["A"] == (1, 11)
+    assert spans["top"] == (13, 14)
