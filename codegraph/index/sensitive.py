@@ -196,7 +196,7 @@ def summarise_config(text: str, fmt: str) -> list[KeyLine]:
     (ini, toml). At most :data:`MAX_SUMMARY_LINES` entries.
 
     Args:
-        text: the decoded file (newlines already normalised to ``\\n``).
+        text: the decoded file, lines split at ``\\n`` (a lone ``\\r`` ends the key search on its line).
         fmt: a value returned by :func:`config_format`.
     """
     out: list[KeyLine] = []
@@ -205,7 +205,9 @@ def summarise_config(text: str, fmt: str) -> list[KeyLine]:
     for number, raw in enumerate(text.split("\n"), start=1):
         if len(out) >= MAX_SUMMARY_LINES:
             break
-        line = raw.rstrip("\r")
+        # A lone \r stays inside its line (as Read shows it, split_lines) but breaks the line for
+        # these formats' parsers: what follows it is not searched for keys (a value could look like one).
+        line = raw.rstrip("\r") if fmt == "json" else raw.partition("\r")[0]
         if fmt == "yaml":
             indent = len(line) - len(line.lstrip(" "))
             if in_block:

@@ -235,12 +235,30 @@ class Ranking:
     terms: Terms
 
 
-def _names_code(reader: Reader, word: str) -> bool:
-    """Whether ``word`` (lower-case) is a word of some symbol's name or a part of an indexed path
-    (``db`` → ``get_db``, ``db/models.py``)."""
-    if reader.has_name_segment(word):
-        return True
-    return any(word in re.split(r"[/._-]", path.lower()) for path in reader.indexed_paths())
+def _names_code(reader: Reader) -> Callable[[str], bool]:
+    """Whether a word (lower-case) is a word of some symbol's name or a part of an indexed path
+    (``db`` → ``get_db``, ``db/models.py``): each word looked up once, the paths read once, on the
+    first word no name holds (a question may repeat a two-letter word thousands of times)."""
+    known: dict[str, bool] = {}
+    parts: set[str] = set()
+    parts_read = False
+
+    def names_code(word: str) -> bool:
+        nonlocal parts_read
+        hit = known.get(word)
+        if hit is None:
+            hit = reader.has_name_segment(word)
+            if not hit:
+                if not parts_read:
+                    parts.update(
+                        p for path in reader.indexed_paths() for p in re.split(r"[/._-]", path.lower())
+                    )
+                    parts_read = True
+                hit = word in parts
+            known[word] = hit
+        return hit
+
+    return names_code
 
 
 def _files_named(reader: Reader, specs: list[str]) -> list[str]:
@@ -396,7 +414,7 @@ def rank(
 ) -> Ranking:
     """Seeds, symbol scores (random walk with restart) and file scores for a question; words in
     ``drop_words`` (a task's verbs) do not seed."""
-    terms = question_terms(question, extra_vocab, lambda word: _names_code(reader, word))
+    terms = question_terms(question, extra_vocab, _names_code(reader))
     terms.words = [w for w in terms.words if w not in drop_words]
     lexical = lexical_scores(reader, terms.words)
     named_types = {t.replace("::", ".").split(".")[-1] for t in terms.identifiers}

@@ -12,8 +12,9 @@ EXTRACTION_VERSION = 27  # the reference engine's extraction version this format
 # The version of codegraph.index.cache's encoding: bumped whenever the encoded shape or the extractor's
 # output changes, and older cache rows are re-parsed. Here, not in that module, so that a no-change sync
 # can compare it without importing the cache codec and the model (issue 12).
-# 14: C/C++ call-shaped declarator names; 15: marshal instead of JSON; 16: Scala end lines
-CACHE_VERSION = "16"
+# 14: C/C++ call-shaped declarator names; 15: marshal instead of JSON; 16: Scala end lines;
+# 17: C/C++ int F(a)(b)(void) makes no node
+CACHE_VERSION = "17"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS schema_versions (

@@ -264,7 +264,7 @@ def git_ignored(root: Path, paths: list[str]) -> set[str]:
         proc = subprocess.run(
             ["git", "-c", "core.excludesFile=/dev/null", f"--git-dir={gitdir}", f"--work-tree={root}"]
             + ["check-ignore", "--no-index", "--stdin", "-z"],
-            input="\0".join(paths).encode(),
+            input="\0".join(paths).encode("utf-8", "surrogateescape"),  # names that are not UTF-8 too
             capture_output=True,
             cwd=root,
         )
@@ -281,7 +281,7 @@ def account(
     Returns:
         (files per category, unaccounted paths, indexed paths that git calls ignored).
     """
-    from codegraph.index.discover import BUILD_OUTPUT_DIRS, DEFAULT_IGNORED_DIRS
+    from codegraph.index.discover import BUILD_OUTPUT_DIRS, DEFAULT_IGNORED_DIRS, printable_path
     from codegraph.index.languages import is_manifest, language_for, unsupported_language
     from codegraph.index.sensitive import is_secret
 
@@ -293,9 +293,10 @@ def account(
     unaccounted: list[str] = []
     for rel in files:
         name = rel.rsplit("/", 1)[-1]
+        key = printable_path(rel)  # how the index lists a name that is not UTF-8 (caf\xe9.py)
         if rel in indexed:
             found["indexed"] += 1
-        elif rel in skipped or rel.startswith(skipped_dirs):
+        elif key in skipped or key.startswith(skipped_dirs):
             found["skipped"] += 1
         elif is_manifest(name):
             found["manifest"] += 1

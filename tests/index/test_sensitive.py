@@ -216,3 +216,18 @@ def test_key_value_summary_never_contains_a_value(pairs, fmt):
     sep = {"env": "=", "properties": "=", "ini": " = ", "toml": " = ", "yaml": ": "}[fmt]
     lines = [f"{key}{sep}{value.replace(chr(10), ' ').replace(chr(13), ' ')}{MARK}" for key, value in pairs]
     assert all(MARK not in k.text for k in summarise_config("\n".join(lines), fmt))
+
+
+@pytest.mark.parametrize("fmt", ["yaml", "toml", "ini", "properties", "env"])
+def test_no_value_appears_when_lines_end_in_a_bare_carriage_return(fmt):
+    # Read (and so split_lines) keeps a lone \r inside its line, but these formats' parsers break
+    # lines there: a value on the first such line must not be shown as part of a key after it.
+    secret = "zz-SECRET-zz"
+    text = {
+        "yaml": f"- {secret}\r- name: x\rother: y",
+        "toml": f"{secret}\rkey = 1",
+        "ini": f"{secret}\rkey = 1",
+        "properties": f"{secret}\rkey = 1",
+        "env": f"{secret}\rKEY=1",
+    }[fmt]
+    assert all(secret not in k.text for k in summarise_config(text, fmt))

@@ -138,3 +138,21 @@ def test_a_definition_calling_itself_is_no_caller_on_either_side(tmp_path, refer
     outcome = check.check("rec", check.InProcess(root), labels)
     assert outcome.ok, outcome.line()
     assert outcome.figures["callers"] == "f (a.py): ours 2 + 0 by other kinds, reference 2"
+
+
+def test_a_file_name_that_is_not_utf8_is_accounted_for_beside_a_gitignore(tmp_path):
+    # git_ignored encoded the tree's names as strict UTF-8 (UnicodeEncodeError on caf\xe9.py), and the
+    # index lists such a name skipped under its printable key (caf\\xe9.py), which account did not match
+    import os
+
+    from codegraph.index.discover import UNDECODABLE_NAME
+
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    (tmp_path / "a.log").write_text("x\n")
+    (tmp_path / "ok.py").write_text("def f():\n    return 1\n")
+    with open(os.path.join(os.fsencode(tmp_path), b"caf\xe9.py"), "wb") as fh:
+        fh.write(b"def g():\n    return 2\n")
+    assert check.git_ignored(tmp_path, check.tree_files(tmp_path)) == {"a.log"}
+    found, unaccounted, _ = check.account(tmp_path, {"ok.py"}, {"caf\\xe9.py": UNDECODABLE_NAME}, set())
+    assert unaccounted == []
+    assert (found["indexed"], found["skipped"], found["gitignored"]) == (1, 1, 1)

@@ -301,7 +301,11 @@ def _macro_wrapped_name(inner):
     parenthesised against a function-like macro (abseil's ``result_type(min)() const``,
     ``absl::uint128 (min)()``): either way the name is ``foo`` as written. None for anything else.
     A macro pasting the name (``lib_##n``) makes another linker symbol; ``foo`` is still the name the
-    source spells (and that calls through the macro spell)."""
+    source spells (and that calls through the macro spell). ``int F(a)(b)(void)`` is None too: whether
+    the name is ``a`` or ``b`` depends on what ``F(a)`` expands to."""
+    wrapper = inner.child_by_field_name("declarator")
+    if wrapper is None or wrapper.type == "function_declarator":
+        return None
     params = inner.child_by_field_name("parameters")
     if params is None or params.named_child_count != 1:
         return None

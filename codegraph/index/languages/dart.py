@@ -323,7 +323,14 @@ class DartExtractor(Extractor):
             return
         dotted = ".".join(reversed(parts)).replace(".()", "()")
         if len(parts) == 1 and shadowed(
-            sel, parts[0], binders=BINDERS, idents=IDENTS, stop=STOPS, header=_params, memo=self.shadow_memo
+            sel,
+            parts[0],
+            binders=BINDERS,
+            idents=IDENTS,
+            stop=STOPS,
+            header=_params,
+            memo=self.shadow_memo,
+            root=self.shadow_root,
         ):
             self.local_name(sel, parts[0])  # void draw(void Function() render) { render(); }
         self.call_ref(sel, dotted)
@@ -443,7 +450,11 @@ class DartExtractor(Extractor):
     def run(self):
         self._body_of: dict[int, tree_sitter.Node] = {}
         self.shadow_memo: dict = {}  # _shadow.shadowed's, for this tree
+        self.shadow_root = None
         return super().run()
+
+    def begin(self, root) -> None:
+        self.shadow_root = root  # _shadow.shadowed finds a call's ancestors from it
 
 
 def _formal_parameters(params):
@@ -588,11 +599,13 @@ class Dart(LanguageModule):
             return None
         if spec.startswith("package:"):
             package, _, rest = spec[len("package:") :].partition("/")
-            tail = f"lib/{rest}"
+            tail = posixpath.normpath(f"lib/{rest}")
+            if not tail.startswith("lib/"):  # dot segments climbing out of lib/: no file of the package
+                return None
             packages: _Packages = project.lang_state.setdefault(PUBSPEC, _Packages({}))
             roots = packages.by_name.get(package)
             if roots:  # the package's own lib/, or nothing: never a same-named file elsewhere
-                hits = [posixpath.normpath(posixpath.join(root, tail)) for root in roots]
+                hits = [posixpath.join(root, tail) if root else tail for root in roots]
                 hits = [p for p in hits if p in project.files]
                 return hits[0] if len(hits) == 1 else None
             if packages.everything_declared:  # a pubspec at the root: a package it does not name is outside

@@ -15,7 +15,7 @@ import re
 
 from codegraph.index.extract import Def, Extractor, squash, text
 from codegraph.index.languages._jvm import JvmLanguage, doc_comment
-from codegraph.index.languages._shadow import shadowed
+from codegraph.index.languages._shadow import ancestors, shadowed
 from codegraph.model import Node
 
 # Kotlin's default imports (kotlin.*, kotlin.collections.*, kotlin.io.*, …) that code calls by bare
@@ -195,6 +195,7 @@ class KotlinExtractor(Extractor):
     def begin(self, root) -> None:
         self.class_defs: dict[tuple[int, int], Def] = {}
         self.shadow_memo: dict = {}  # _shadow.shadowed's, for this tree
+        self.shadow_root = root  # _shadow.shadowed finds a call's ancestors from it
         self.file_facts: list[tuple[str, str]] = []
         header = first(root, "package_header")
         if header is not None:
@@ -461,7 +462,15 @@ class KotlinExtractor(Extractor):
         arity = arg_count(ts)
         if callee.type == "simple_identifier":
             name = text(callee)
-            if shadowed(ts, name, binders=BINDERS, idents=IDENTS, stop=SCOPE_STOPS, memo=self.shadow_memo):
+            if shadowed(
+                ts,
+                name,
+                binders=BINDERS,
+                idents=IDENTS,
+                stop=SCOPE_STOPS,
+                memo=self.shadow_memo,
+                root=self.shadow_root,
+            ):
                 self.local_name(ts, name)  # fun draw(render: () -> Unit) { render() }
             self._ref(ts, "calls", name, "<scope>" if self._in_receiver_block(ts) else None, arity)
         elif callee.type == "navigation_expression":
@@ -480,10 +489,18 @@ class KotlinExtractor(Extractor):
 
     def _in_receiver_block(self, ts) -> bool:
         """Is ``ts`` inside a lambda that runs with another ``this`` (``x.apply {}``, ``with(x) {}``)?"""
-        node = ts.parent
-        while node is not None and node.type not in ("function_declaration", "class_body", "source_file"):
+        # found from the root down: node.parent costs the node's depth (_shadow.ancestors)
+        chain = ancestors(ts, self.shadow_root) if self.shadow_root is not None else None
+        if chain is None:
+            chain, up = [], ts.parent
+            while up is not None:
+                chain.append(up)
+                up = up.parent
+        for i, node in enumerate(chain):
+            if node.type in ("function_declaration", "class_body", "source_file"):
+                break
             if node.type == "annotated_lambda":
-                call = node.parent.parent if node.parent is not None else None
+                call = chain[i + 2] if i + 2 < len(chain) else None
                 if call is not None and call.type == "call_expression":
                     callee = call.children[0]
                     if callee.type == "simple_identifier" and text(callee) in (
@@ -498,7 +515,6 @@ class KotlinExtractor(Extractor):
                         ident = first(callee.children[-1], "simple_identifier")
                         if ident is not None and text(ident) in RECEIVER_BLOCKS:
                             return True
-            node = node.parent
         return False
 
     def _callable_ref(self, ts) -> None:

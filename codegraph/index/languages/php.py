@@ -680,7 +680,7 @@ def composer_rules(path: str, body: str) -> list[_Rule]:
     the order Composer's class loader tries them: ``autoload`` then ``autoload-dev`` for a prefix,
     longer prefixes first, a prefix's directories in the order written, the "" prefix last (its
     fallback directories). Directories are taken relative to the composer.json's own; one leading
-    outside the project is left out. Other autoload kinds (classmap, files) name no class.
+    outside the project, or absolute, is left out. Other autoload kinds (classmap, files) name no class.
 
     Raises:
         ComposerShapeError: an ``autoload`` section, a ``psr-4`` / ``psr-0`` map or one of its
@@ -710,6 +710,8 @@ def composer_rules(path: str, body: str) -> list[_Rule]:
                 ):
                     if not isinstance(directory, str):
                         raise ComposerShapeError(f"{section}.{standard} maps {prefix!r} to no directory")
+                    if directory.startswith("/"):  # Composer keeps an absolute path: no folder of the tree
+                        continue
                     joined = posixpath.normpath(posixpath.join(base, directory.strip("/") or "."))
                     if joined == ".." or joined.startswith("../"):
                         continue

@@ -18,6 +18,7 @@ from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.extract import call_chain as chain_of_calls
+from codegraph.index.languages._shadow import ancestors
 from codegraph.index.languages.base import LanguageModule
 from codegraph.model import Node
 
@@ -131,6 +132,13 @@ def _doc(ts) -> str | None:
     return squash(doc, MAX_DOCSTRING) if doc else None
 
 
+def _parents(node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
 class SwiftExtractor(Extractor):
     def __init__(self, path, source, lang):
         super().__init__(path, source, lang)
@@ -154,15 +162,19 @@ class SwiftExtractor(Extractor):
             return decl, None
         return decl, type_name(name[0]) if name[0].type == "user_type" else text(name[0])
 
+    def begin(self, root) -> None:
+        self.tree_root = root  # _enclosing_type finds a node's ancestors from it
+
     def _enclosing_type(self, ts) -> str | None:
-        p = ts.parent
-        while p is not None:
+        # from the root down: node.parent costs the node's depth, so walking up from each of 1,000
+        # nested calls took minutes (_shadow.ancestors)
+        chain = ancestors(ts, self.tree_root) if getattr(self, "tree_root", None) is not None else None
+        for p in chain if chain is not None else _parents(ts):
             if p.type in DECLS:
                 name = _names(p)
                 if not name:
                     return None
                 return type_name(name[0]) if name[0].type == "user_type" else text(name[0])
-            p = p.parent
         return None
 
     def _is_extension(self, decl) -> bool:

@@ -195,6 +195,16 @@ def test_a_function_whose_name_is_wrapped_in_a_macro_call_is_that_name(tmp_path)
     assert targets(g, "api.c", 5) == {("open_store", "open_store", "api.c"), ("helper", "helper", "api.c")}
 
 
+def test_a_name_behind_two_macro_calls_makes_no_node(tmp_path):
+    # ``int F(a)(b)(void)``: which of a and b is the name depends on what F(a) expands to; it was
+    # named ``b``, confidently. One wrapper (``int M(c)(void)``) is still ``c``
+    (tmp_path / "m.c").write_bytes(b"int F(a)(b)(void) { return 1; }\nint M(c)(void) { return 2; }\n")
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    g = Graph(tmp_path.resolve())
+    names = {r[0] for r in g.db.execute("SELECT name FROM nodes WHERE kind = 'function'")}
+    assert names == {"c"}
+
+
 def test_macro_clean_ups_keep_every_offset():
     src = b"LUA_API int lua_f (lua_State *L);\n#if 0\nbroken(\n#endif\nint g(void) { return f(1); }\n"
     out = dead_code(blank_macros(src, False), False)

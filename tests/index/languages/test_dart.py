@@ -192,6 +192,38 @@ def test_package_imports_go_to_the_lib_of_the_pubspec_that_names_the_package(tmp
         }
 
 
+def test_a_package_import_climbing_out_of_the_packages_lib_links_no_file(tmp_path):
+    # package:core/../../extras/lib/util.dart was packages/extras/lib/util.dart and
+    # package:core/../only.dart packages/core_dir/only.dart: a package: URI names files under the
+    # package's lib/ only (Dart removes the dot segments, and above lib/ is no package path). A dot
+    # segment staying inside lib/ (src/../util.dart) is still core's util.dart
+    from codegraph.index.indexer import index_project
+    from codegraph.paths import ProjectPaths
+    from codegraph.store.reader import Reader
+    from tests.index.languages import fixture_graph
+
+    files = {
+        **MONOREPO,
+        "packages/core_dir/only.dart": "int outside() => 4;\n",
+        "packages/app/lib/main.dart": (
+            "import 'package:core/../../extras/lib/util.dart';\nimport 'package:core/../only.dart';\n"
+            "\nvoid run() {\n  helper();\n  outside();\n}\n"
+        ),
+        "packages/app/lib/ok.dart": "import 'package:core/src/../util.dart';\n\nvoid go() {\n  helper();\n}\n",
+    }
+    _tree(tmp_path, files)
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    with Reader(tmp_path) as reader:
+        assert fixture_graph.imported_files(reader, "packages/app/lib/main.dart") == set()
+        assert fixture_graph.imported_files(reader, "packages/app/lib/ok.dart") == {
+            "packages/core_dir/lib/util.dart"
+        }
+    # helper is declared twice, so only an import can pick one
+    assert {c for c in _calls(tmp_path) if c[1] == "helper"} == {
+        ("packages/app/lib/ok.dart", "helper", "packages/core_dir/lib/util.dart")
+    }
+
+
 def test_a_pubspec_that_changes_re_resolves_and_sync_equals_a_full_index(tmp_path):
     # pre.dart imports core under a prefix (a plain import brings in any name: every change to the
     # files it imports re-resolves the project), so util.dart leaving and coming back is incremental

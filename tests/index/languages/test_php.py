@@ -504,6 +504,22 @@ def test_composer_dir_lists_autoload_dev_the_empty_prefix_and_psr0_follow_compos
     }
 
 
+def test_an_absolute_composer_directory_names_no_folder_of_the_tree(tmp_path):
+    # Composer keeps an absolute path as it is (/stubs/ on the disk, not the project's stubs/); it was
+    # read as stubs/ and picked stubs/Models/User.php. Nothing in the tree decides now: the two tie
+    _tree(
+        tmp_path,
+        {
+            "composer.json": COMPOSER_APP.replace("src/", "/stubs/"),
+            "src/Models/User.php": USER,
+            "stubs/Models/User.php": USER,
+            "src/run.php": RUN,
+        },
+    )
+    index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert {t for t in _targets(tmp_path) if t[2] == "User"} == set()
+
+
 def test_a_composer_json_that_changes_re_resolves_and_sync_equals_a_full_index(tmp_path):
     from tests.index.test_incremental_resolution import edge_names, run_steps
 
