@@ -19,6 +19,8 @@ import fnmatch
 import posixpath
 from dataclasses import dataclass, field
 
+from codegraph.index.languages.base import parsed_manifests
+
 STATE = "ecmascript:manifests"
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")  # in one directory, tsconfig.json wins
 MAX_EXTENDS = 16
@@ -78,16 +80,8 @@ def load(manifests: dict[str, str | None]) -> JsProject:
 
     out = JsProject()
     parsed: dict[str, dict] = {}
-    for path, text in manifests.items():
-        if text is None:
-            out.problems[path] = "unreadable (or not UTF-8)"
-            continue
-        try:
-            data = json5.loads(text)
-        except (ValueError, RecursionError) as exc:  # json5 recurses per bracket
-            first = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
-            out.problems[path] = f"not parseable: {first}"
-            continue
+    # json5 raises ValueError, and RecursionError (it recurses per bracket)
+    for path, data in parsed_manifests(manifests, lambda _, text: json5.loads(text), out.problems):
         if not isinstance(data, dict):
             out.problems[path] = "not parseable: the top level is not an object"
             continue

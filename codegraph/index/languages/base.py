@@ -23,8 +23,8 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from codegraph.index.extract import Extractor
@@ -269,6 +269,35 @@ class LanguageModule:
         ``node`` is no declaration or the pairing is not certain. Queries fold such a declaration into
         its definition instead of listing it as a second definition. The default: None."""
         return None
+
+
+_Parsed = TypeVar("_Parsed")
+
+
+def parsed_manifests(
+    manifests: Mapping[str, str | None],
+    parse: Callable[[str, str], _Parsed],
+    problems: dict[str, str],
+    *,
+    errors: tuple[type[BaseException], ...] = (ValueError, RecursionError),
+    why: Callable[[BaseException], str] = lambda exc: "not parseable",
+) -> Iterator[tuple[str, _Parsed]]:
+    """(path, ``parse(path, text)``) of each manifest (path → text, None: unreadable) that reads and
+    parses, in the mapping's order. Each other one goes into ``problems`` with the reason:
+    ``unreadable (or not UTF-8)``, or ``why(exc)`` and the first line of the error (at most 160
+    characters; the error's type when it says nothing) for one of ``errors`` that ``parse`` raised.
+    An error raised while the caller handles a yielded value is not caught here."""
+    for path, text in manifests.items():
+        if text is None:
+            problems[path] = "unreadable (or not UTF-8)"
+            continue
+        try:
+            value = parse(path, text)
+        except errors as exc:
+            said = str(exc)
+            problems[path] = f"{why(exc)}: {said.splitlines()[0][:160] if said else type(exc).__name__}"
+            continue
+        yield path, value
 
 
 def relative_file(from_path: str, spec: str) -> str:

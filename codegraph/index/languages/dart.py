@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
 from codegraph.index.languages._shadow import declared, shadowed
-from codegraph.index.languages.base import LanguageModule, relative_file
+from codegraph.index.languages.base import LanguageModule, parsed_manifests, relative_file
 from codegraph.model import Node
 
 if TYPE_CHECKING:
@@ -577,16 +577,9 @@ class Dart(LanguageModule):
         found as in a tree without pubspecs)."""
         declared: dict[str, list[str]] = {}
         problems: dict[str, str] = {}
-        for path, body in manifests.items():
-            if body is None:
-                problems[path] = "unreadable (or not UTF-8)"
-                continue
-            try:
-                name = pubspec_name(body)
-            except Exception as exc:  # YAMLError; also ValueError (a date like 2020-13-45), RecursionError
-                first = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
-                problems[path] = f"not parseable: {first}"
-                continue
+        # YAMLError; also ValueError (a date like 2020-13-45), RecursionError
+        read = parsed_manifests(manifests, lambda _, body: pubspec_name(body), problems, errors=(Exception,))
+        for path, name in read:
             if name is None:
                 problems[path] = "no name: field"
                 continue

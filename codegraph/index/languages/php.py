@@ -26,7 +26,7 @@ import re
 from collections import defaultdict
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
-from codegraph.index.languages.base import LanguageModule, relative_file
+from codegraph.index.languages.base import LanguageModule, parsed_manifests, relative_file
 from codegraph.model import Node
 
 # PHP's global functions and classes that code calls without importing (the common part of the
@@ -771,18 +771,13 @@ class Php(LanguageModule):
         reason (its classes are then placed by their declared namespaces and the path heuristic)."""
         rules: list[list[_Rule]] = []
         problems: dict[str, str] = {}
-        for path, body in manifests.items():
-            if body is None:
-                problems[path] = "unreadable (or not UTF-8)"
-                continue
-            try:
-                mine = composer_rules(path, body)
-            except (ValueError, RecursionError) as exc:  # json.JSONDecodeError is a ValueError
-                why = "not usable" if isinstance(exc, ComposerShapeError) else "not parseable"
-                problems[path] = (
-                    f"{why}: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}"
-                )
-                continue
+        # json.JSONDecodeError is a ValueError, and so is ComposerShapeError
+        for _, mine in parsed_manifests(
+            manifests,
+            composer_rules,
+            problems,
+            why=lambda exc: "not usable" if isinstance(exc, ComposerShapeError) else "not parseable",
+        ):
             if mine:
                 rules.append(mine)
         project.lang_state[COMPOSER] = rules

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import tomlkit
 
 from codegraph.index.extract import MAX_DOCSTRING, Def, Extractor, squash, text
-from codegraph.index.languages.base import LanguageModule
+from codegraph.index.languages.base import LanguageModule, parsed_manifests
 from codegraph.model import Node
 
 if TYPE_CHECKING:
@@ -899,17 +899,9 @@ class Rust(LanguageModule):
         be read or parsed is left out, with the reason (the crate is then named after its folder)."""
         names: dict[str, str] = {}
         problems: dict[str, str] = {}
-        for path, body in manifests.items():
-            if body is None:
-                problems[path] = "unreadable (or not UTF-8)"
-                continue
-            try:
-                name = _cargo_crate(body)
-            except Exception as exc:  # tomlkit raises its own ParseError family and ValueError
-                problems[path] = (
-                    f"not parseable: {str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__}"
-                )
-                continue
+        # tomlkit raises its own ParseError family and ValueError
+        read = parsed_manifests(manifests, lambda _, body: _cargo_crate(body), problems, errors=(Exception,))
+        for path, name in read:
             if name:
                 names[posixpath.dirname(path)] = name
         project.lang_state[CARGO] = names
