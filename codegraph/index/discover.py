@@ -681,7 +681,7 @@ def _add_manifest(
     result: Discovery, root: Path, rel: str, tracked, excluded, max_bytes: int, packaged=names_package
 ) -> None:
     """A manifest (``LanguageModule.manifests``) under the sources' ignore rules: not in node_modules or an
-    excluded path, a regular file within the size limit (a symlink only inside the root)."""
+    excluded path, a regular file (a symlink only inside the root), listed with its size and mtime."""
     if is_secret(rel) or _default_ignored(root, rel, tracked, packaged):
         return
     if excluded is not None and excluded.match_file(rel):
@@ -694,7 +694,7 @@ def _add_manifest(
     except (OSError, RuntimeError):
         result.manifests[rel] = (-1, 0)  # listed, so that resolution can say it was unreadable
         return
-    if stat.S_ISREG(st.st_mode) and st.st_size <= max_bytes:
+    if stat.S_ISREG(st.st_mode):  # one over max_bytes too: resolution says it was too large to read
         result.manifests[rel] = (st.st_size, st.st_mtime_ns)
 
 

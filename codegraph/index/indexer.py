@@ -411,7 +411,7 @@ def _index_once(
     if memo:
         _DISCOVERED[str(root)] = (rules, found)
     summary_phases = {"discover": time.perf_counter() - started}
-    manifests = _read_manifests(root, found.manifests)
+    manifests = _read_manifests(root, found.manifests, max_bytes)
     sound = known_sound(paths.db)  # unchanged since a check passed or a sound file was written
     conn = connect_writer(paths.db)
     identity = _identity(paths.db)
@@ -539,17 +539,27 @@ def _index_once(
 @dataclass
 class Manifests:
     """The project's manifest files (``LanguageModule.manifests``) as this run read them: path →
-    text (None: unreadable or not UTF-8) and path → sha256 of the bytes (what a sync compares)."""
+    text (None: unreadable or not UTF-8), path → sha256 of the bytes (what a sync compares; for
+    one too large to read, its size and mtime) and path → why one was not read (too large: it is
+    not among ``texts``, and the resolution's ``manifest_problems`` list it)."""
 
     texts: dict[str, str | None] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)
+    problems: dict[str, str] = field(default_factory=dict)
 
 
-def _read_manifests(root, found: dict[str, tuple[int, int]]) -> Manifests:
+def _read_manifests(root, found: dict[str, tuple[int, int]], max_bytes: int) -> Manifests:
+    """Read the manifests discovery ``found`` (path → (size, mtime_ns); size -1: not stat-able),
+    each one larger than ``max_bytes`` left unread, with the reason."""
     out = Manifests()
     if found:
         import hashlib
     for rel in sorted(found):
+        size, mtime_ns = found[rel]
+        if size > max_bytes:
+            out.digests[rel] = f"too large {size} {mtime_ns}"
+            out.problems[rel] = f"too large ({size} bytes > {max_bytes}): not read"
+            continue
         try:
             data = read_regular(root / rel)
         except OSError:
@@ -561,6 +571,15 @@ def _read_manifests(root, found: dict[str, tuple[int, int]]) -> Manifests:
         except UnicodeDecodeError:
             out.texts[rel] = None
     return out
+
+
+def _with_unread(resolution, manifests: Manifests):
+    """``resolution`` with the manifests this run did not read (too large) among its
+    ``manifest_problems``, sorted by path."""
+    if manifests.problems:
+        found = {**resolution.manifest_problems, **manifests.problems}
+        resolution.manifest_problems = dict(sorted(found.items()))
+    return resolution
 
 
 def _stored_manifests(conn) -> dict[str, str]:
@@ -791,6 +810,7 @@ def _update(
                 fold=stream is not None,
                 share=share if only is None else None,
             )
+            _with_unread(resolution, manifests)
         if stream is not None:
             stream.close()
         if begun:
@@ -1045,6 +1065,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
             del _MEMO[path]
     project = LazyProject(fresh, languages, interface, index, owner_files, manifests.texts)
     resolution = resolve([fresh[p] for p in sorted(only)], manifests=manifests.texts, project=project)
+    _with_unread(resolution, manifests)
     summary.resolution = {"mode": "incremental", "files": len(only), "references": resolution.resolved_refs}
     summary.tables = {"path": "lazy"}
     summary.manifest_problems = dict(resolution.manifest_problems)

@@ -252,6 +252,34 @@ def test_a_broken_manifest_is_named_by_status_and_resolution_goes_on_without_it(
         assert "manifest not read: tsconfig.json — not parseable" in render(result)
 
 
+def test_a_manifest_over_the_size_limit_is_named_by_status_and_read_once_it_fits(tmp_path):
+    # before, discovery dropped a manifest over max_bytes without a word: imports it maps stayed
+    # unresolved and status said nothing of why
+    from codegraph.query.status import status
+    from codegraph.render import render
+
+    mapping = '{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["src/*"]}}}'
+    with index(
+        tmp_path,
+        {
+            "tsconfig.json": mapping + " " * 1_000_001,  # over the default 1,000,000 bytes
+            "src/a.ts": "export function a() { return 1; }\n",
+            "src/b.ts": "import { a } from '@/a';\nexport function b() { a(); }\n",
+        },
+    ) as reader:
+        assert calls_from(reader, "b") == set()
+        result = status(reader)
+        assert list(result.manifests) == ["tsconfig.json"]
+        assert result.manifests["tsconfig.json"].startswith("too large (1000067 bytes > 1000000)")
+        assert "manifest not read: tsconfig.json — too large" in render(result)
+    (tmp_path / "tsconfig.json").write_text(mapping)
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.manifest_problems == {}
+    with Reader(tmp_path) as reader:
+        assert calls_from(reader, "b") == {"src/a.ts:a"}
+        assert status(reader).manifests == {}
+
+
 def test_a_manifest_nested_too_deep_to_parse_is_named_by_status_not_a_traceback(tmp_path):
     # json5's parser recurses per bracket: 100,000 of them raise RecursionError, not ValueError
     from codegraph.query.status import status
