@@ -81,6 +81,8 @@ class SymbolNotFound(CodegraphError):
         in_file: str | None = None,
         defined_in: list[str] | None = None,
     ):
+        from codegraph.paths import echoed  # paths raises these errors: imported here
+
         self.name = name
         self.suggestions = suggestions or []
         self.index_note: str | None = None
@@ -88,11 +90,12 @@ class SymbolNotFound(CodegraphError):
             where = ", ".join(defined_in[:5]) if defined_in else "other files"
             more = f" and {len(defined_in) - 5} more" if defined_in and len(defined_in) > 5 else ""
             super().__init__(
-                f"No symbol named '{name}' in a file matching '{in_file}'; it is defined in {where}{more}."
+                f"No symbol named '{echoed(name)}' in a file matching '{echoed(in_file)}'; "
+                f"it is defined in {where}{more}."
             )
             return
         hint = f" Did you mean: {', '.join(self.suggestions)}?" if self.suggestions else ""
-        super().__init__(f"No symbol named '{name}' in the index.{hint}")
+        super().__init__(f"No symbol named '{echoed(name)}' in the index.{hint}")
 
     def add_index_note(self, note: str | None) -> None:
         """Append why the miss may be the index's (behind disk, or the name in skipped files; see

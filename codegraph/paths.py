@@ -84,6 +84,17 @@ _C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "
 _C_ESCAPES.update({'"': '\\"', "\\": "\\\\"})
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def echoed(text: str) -> str:
+    """``text`` someone typed (a question, a symbol name, a filter), fit to echo in one line of
+    output: each control character (C0, DEL, C1) as its C escape (``\\a``, ``\\n``) or in octal,
+    the rest as typed. Before, a terminal escape in a question (``\\x1b[31m``) or a bell reached
+    the terminal, and an agent's context, as it was."""
+    return _CONTROL.sub(lambda m: _C_ESCAPES.get(m.group(), f"\\{ord(m.group()):03o}"), text)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``"1 file"``, ``"2 files"``: a count with its noun agreeing (``words`` when not ``word + "s"``).
     Every count codegraph prints goes through it ("2 secret file" in `init`, 2026-12-01)."""

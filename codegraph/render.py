@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from codegraph.model import Node
-from codegraph.paths import plural, quote_path
+from codegraph.paths import echoed, plural, quote_path
 from codegraph.query import affected, explore, file_view
 from codegraph.query.files import FilesResult
 from codegraph.query.impact import ImpactResult
@@ -63,7 +63,9 @@ def _relation(r: RelationResult) -> str:
     verb = "called by" if r.operation == "callers" else "calls"
     multiple = len(r.groups) > 1
     if multiple:
-        out.append(f"'{r.symbol}' names {len(r.groups)} definitions; answers are grouped per definition.")
+        out.append(
+            f"'{echoed(r.symbol)}' names {len(r.groups)} definitions; answers are grouped per definition."
+        )
     for g in r.groups:
         d = g.definition
         declared = "".join(f" (declared at {_loc(p)})" for p in g.declarations)
@@ -119,23 +121,24 @@ def _impact(r: ImpactResult) -> str:
 
 
 def _trace(r: TraceResult) -> str:
+    start, end = echoed(r.start), echoed(r.end)
     if not r.path and r.reverse_exists:
         return (
-            f"No call path from '{r.start}' to '{r.end}', but '{r.end}' reaches '{r.start}': swap them "
-            f"(`trace {r.end} {r.start}`)."
+            f"No call path from '{start}' to '{end}', but '{end}' reaches '{start}': swap them "
+            f"(`trace {end} {start}`)."
         )
     if not r.path and r.depth_limited:
         return (
-            f"No call path from '{r.start}' to '{r.end}' within {r.max_depth} calls: the search stopped at "
+            f"No call path from '{start}' to '{end}' within {r.max_depth} calls: the search stopped at "
             f"the depth limit with calls left to follow ({plural(r.searched, 'symbol')} reached). Raise the limit "
             f"(`--max-depth`, MCP `maxDepth`; at most {MAX_TRACE_DEPTH}) to search further."
         )
     if not r.path:
         return (
-            f"No call path from '{r.start}' to '{r.end}' within the search ({plural(r.searched, 'symbol')} reached). "
+            f"No call path from '{start}' to '{end}' within the search ({plural(r.searched, 'symbol')} reached). "
             "Calls through untyped receivers or dynamic dispatch are not in the graph."
         )
-    out = [f"{r.start} → {r.end} ({len(r.path) - 1} hops):"]
+    out = [f"{start} → {end} ({len(r.path) - 1} hops):"]
     for i, s in enumerate(r.path):
         via = f" (called at line {s.line})" if i and s.line else ""
         out.append(f"  {i}. {_name(s.node)}  {_loc(s.node)}{via}")
@@ -144,7 +147,7 @@ def _trace(r: TraceResult) -> str:
 
 def _search(r: SearchResult) -> str:
     if not r.hits:
-        return f"No symbol matches '{r.query}'."
+        return f"No symbol matches '{echoed(r.query)}'."
     return "\n".join(
         f"{_name(n)}  {_loc(n)}" + (f"  {n.signature}" if n.signature else "") for n, _ in r.hits
     )
@@ -155,7 +158,9 @@ def _files(r: FilesResult) -> str:
     if r.total > len(r.files):
         out.append(f"… {r.total - len(r.files)} more (raise --limit)")
     if not r.files:
-        out.append(f"No indexed file matches '{r.filter}'." if r.filter else "The index holds no files.")
+        out.append(
+            f"No indexed file matches '{echoed(r.filter)}'." if r.filter else "The index holds no files."
+        )
     for path, why in r.skipped.items():
         out.append(f"skipped: {quote_path(path)} — {why}")
     return "\n".join(out)
@@ -376,7 +381,7 @@ def _trim_last_chosen(result: explore.ExploreResult, *, keep: int) -> bool:
 
 
 def _explore_text(r: explore.ExploreResult) -> str:
-    out = [f"codegraph explore: {r.question}"]
+    out = [f"codegraph explore: {echoed(r.question)}"]
     if r.note:
         out.append(r.note)
         return "\n".join(out)

@@ -194,3 +194,24 @@ def test_a_broken_manifest_is_one_warning_line_at_every_index_run_and_a_json_fie
     assert mended.returncode == 0 and "warning" not in mended.stderr
     callers = cg("callers", "u", "-p", str(tmp_path))  # the paths apply again
     assert callers.returncode == 0 and "main" in callers.stdout, callers
+
+
+def test_control_characters_typed_into_a_query_are_echoed_escaped_not_sent_to_the_terminal(tmp_path):
+    # before, a question or a name holding ESC or BEL was printed back as typed: a terminal escape
+    # (here: red) reached the terminal and the agent's context
+    root = copy_fixture("python", tmp_path)
+    cg("init", str(root))
+    explore = cg("explore", "filter\x1b[31m red\x07 query", "--path", str(root))
+    node = cg("node", "Query\x07add_q", "--path", str(root))
+    search = cg("search", "Xyzzy\x1bjjj", "--path", str(root))
+    trace = cg("trace", "a\x07", "b\x1b", "--path", str(root))
+    files = cg("files", "nothing\x1b[2J", "--path", str(root))
+    assert explore.returncode == 0 and explore.stdout.startswith(
+        "codegraph explore: filter\\033[31m red\\a query\n"
+    )
+    assert node.returncode == 4 and "No symbol named 'Query\\aadd_q'" in node.stderr
+    assert "No symbol matches 'Xyzzy\\033jjj'." in search.stdout
+    assert "No symbol named 'a\\a'" in trace.stderr
+    assert "No indexed file matches 'nothing\\033[2J'." in files.stdout
+    for proc in (explore, node, search, trace, files):
+        assert not any(c in proc.stdout + proc.stderr for c in "\x1b\x07"), proc.args
