@@ -3,6 +3,8 @@ layer turns the recoverable ones into a success-shaped answer that tells the age
 
 from __future__ import annotations
 
+from codegraph.echo import echoed
+
 
 class CodegraphError(Exception):
     """Base of every error codegraph raises on purpose. ``exit_code`` is what the CLI exits with."""
@@ -81,8 +83,6 @@ class SymbolNotFound(CodegraphError):
         in_file: str | None = None,
         defined_in: list[str] | None = None,
     ):
-        from codegraph.paths import echoed  # paths raises these errors: imported here
-
         self.name = name
         self.suggestions = suggestions or []
         self.index_note: str | None = None

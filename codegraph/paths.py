@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from codegraph.echo import C_ESCAPES
 from codegraph.errors import IndexMissing, PathOutsideRoot, ProjectDirMissing, RefusedRoot
 
 DIR_NAME = ".codegraph"
@@ -80,19 +81,7 @@ class ProjectPaths:
 
 
 _NEEDS_QUOTE = re.compile(r'[\x00-\x1f"\\\x7f\udc80-\udcff]')
-_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r"}
-_C_ESCAPES.update({'"': '\\"', "\\": "\\\\"})
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def echoed(text: str) -> str:
-    """``text`` someone typed (a question, a symbol name, a filter), fit to echo in one line of
-    output: each control character (C0, DEL, C1) as its C escape (``\\a``, ``\\n``) or in octal,
-    the rest as typed. Before, a terminal escape in a question (``\\x1b[31m``) or a bell reached
-    the terminal, and an agent's context, as it was."""
-    return _CONTROL.sub(lambda m: _C_ESCAPES.get(m.group(), f"\\{ord(m.group()):03o}"), text)
+_C_ESCAPES = {**C_ESCAPES, '"': '\\"', "\\": "\\\\"}
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

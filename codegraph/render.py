@@ -8,8 +8,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from codegraph.echo import echoed
 from codegraph.model import Node
-from codegraph.paths import echoed, plural, quote_path
+from codegraph.paths import plural, quote_path
 from codegraph.query import affected, explore, file_view
 from codegraph.query.files import FilesResult
 from codegraph.query.impact import ImpactResult
