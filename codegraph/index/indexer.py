@@ -573,13 +573,12 @@ def _read_manifests(root, found: dict[str, tuple[int, int]], max_bytes: int) -> 
     return out
 
 
-def _with_unread(resolution, manifests: Manifests):
-    """``resolution`` with the manifests this run did not read (too large) among its
-    ``manifest_problems``, sorted by path."""
+def _with_unread(resolution, manifests: Manifests) -> None:
+    """Add the manifests this run did not read (too large) to ``resolution.manifest_problems``,
+    kept sorted by path."""
     if manifests.problems:
         found = {**resolution.manifest_problems, **manifests.problems}
         resolution.manifest_problems = dict(sorted(found.items()))
-    return resolution
 
 
 def _stored_manifests(conn) -> dict[str, str]:
