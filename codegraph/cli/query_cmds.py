@@ -71,8 +71,9 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
         out = None  # a miss with a watching daemon: asked again, as a stale answer is
     if out is None or (watched and out[0][1]):
         # the daemon said current, yet the disk differs: its watcher had not yet seen an edit made
-        # just before this command (its events were still on their way); ask once more, then answer
-        _freshen(path)
+        # just before this command (its events were still on their way); ask once more, to walk the
+        # tree rather than wait for them, then answer
+        _freshen(path, rescan=True)
         out = read_repairing(path, answer, on_wait=say_waiting)
     (result, changed, syncing), repaired = out
     if repaired:
@@ -82,11 +83,11 @@ def _run(path, as_json, fn, *args, **kwargs) -> None:
     click.echo(to_json(result) if as_json else render(result))
 
 
-def _freshen(path) -> bool:
+def _freshen(path, *, rescan: bool = False) -> bool:
     """With a daemon watching the project, have it sync the edits it has seen before this query reads
     the index (issue 12); its note on stderr when it could not in time. Without one, nothing: the
     answer's "changed on disk" banner says what is stale. True when a watching daemon says the graph
-    is current."""
+    is current. ``rescan``: see ``service.freshen``."""
     import os
     from pathlib import Path
 
@@ -97,7 +98,7 @@ def _freshen(path) -> bool:
         root = service.project_root(Path(path or os.getcwd()))
     except (CodegraphError, OSError):
         return False  # the query itself says what is wrong with the path
-    fresh, note = service.freshen(root)
+    fresh, note = service.freshen(root, rescan=rescan)
     if note:
         click.echo(note, err=True)
     return fresh

@@ -348,6 +348,11 @@ class Watcher:
             elif kept:
                 self.preparsed += 1
 
+    def rescan(self) -> None:
+        """Count a change the watcher has not seen: a CLI query found the disk differing from a graph
+        called current, the edit's events still on their way. The next sync walks the tree."""
+        self._mark()
+
     def flush(self, timeout: float) -> bool:
         """Make the graph include every change seen so far: when events are waiting for their sync,
         start it now (no debounce) and wait for it, at most ``timeout`` s. True when the graph is

@@ -364,7 +364,8 @@ class Daemon:
 
     def _fresh(self, message: dict, reply) -> None:
         """``daemon/fresh``: bring the graph up to date for a CLI query (as an MCP call does first,
-        ``watch.before_answer``); replies ``{"fresh": bool, "note": str | None}`` (issue 12)."""
+        ``watch.before_answer``); replies ``{"fresh": bool, "note": str | None}`` (issue 12). With
+        ``params.rescan`` true, the sync walks the tree first (``Watcher.rescan``)."""
         if self.watcher is None:
             # not watching by decision (auto-sync off): nothing to sync, and no note either — the CLI's
             # own "changed on disk" banner says when an answer is stale, as without a daemon
@@ -373,6 +374,9 @@ class Daemon:
         try:
             from codegraph.index.watch import before_answer
 
+            params = message.get("params")
+            if isinstance(params, dict) and params.get("rescan") is True:
+                self.watcher.rescan()
             note = before_answer(self.paths.root)
             fresh = note is None and self.watcher is not None  # not yet watching: nothing was synced
         except Exception as exc:

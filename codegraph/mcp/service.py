@@ -131,10 +131,13 @@ def stop(root: Path | None = None, *, timeout: float = 3.0) -> list[dict]:
     return stopped
 
 
-def freshen(root: Path) -> tuple[bool, str | None]:
+def freshen(root: Path, *, rescan: bool = False) -> tuple[bool, str | None]:
     """Ask the daemon serving ``root`` to sync the edits its watcher has seen before a CLI query
     answers (``daemon/fresh``; MCP calls do the same in-process, ``watch.before_answer``). Issue 12:
     right after an edit the CLI answered from the old graph while a daemon watched the project.
+    ``rescan``: the caller saw the disk differ from a graph the daemon called current (its watcher's
+    events were still on their way): the daemon walks the tree in that sync instead of waiting for
+    them.
 
     Returns:
         ``(fresh, note)``: fresh is True when a watching daemon says the graph is current; note is the
@@ -144,7 +147,12 @@ def freshen(root: Path) -> tuple[bool, str | None]:
     from codegraph.index.watch import catch_up_wait
 
     try:
-        info = wire.request(ProjectPaths(root), "daemon/fresh", timeout=2 * catch_up_wait() + 2.0)
+        info = wire.request(
+            ProjectPaths(root),
+            "daemon/fresh",
+            timeout=2 * catch_up_wait() + 2.0,
+            params={"rescan": True} if rescan else None,
+        )
     except (OSError, ValueError, wire.VersionMismatch):
         return False, None
     note = info.get("note")

@@ -110,9 +110,9 @@ def connect_project(paths, *, timeout: float = 2.0) -> tuple[socket.socket, dict
     raise last
 
 
-def request(target, method: str, *, timeout: float = 2.0) -> dict:
-    """One control request (``daemon/status``, ``daemon/stop``) on a fresh connection to ``target``
-    (a socket path, or a ``ProjectPaths``).
+def request(target, method: str, *, timeout: float = 2.0, params: dict | None = None) -> dict:
+    """One control request (``daemon/status``, ``daemon/stop``, ``daemon/fresh``) on a fresh connection
+    to ``target`` (a socket path, or a ``ProjectPaths``), with ``params`` when given.
 
     Raises:
         OSError, VersionMismatch: as :func:`connect`.
@@ -123,7 +123,10 @@ def request(target, method: str, *, timeout: float = 2.0) -> dict:
         sock, _, reader = connect_project(target, timeout=timeout)
     try:
         sock.settimeout(timeout)
-        send(sock, {"jsonrpc": "2.0", "id": 1, "method": method})
+        message = {"jsonrpc": "2.0", "id": 1, "method": method}
+        if params:
+            message["params"] = params
+        send(sock, message)
         line = reader.readline()
         if not line:
             raise ConnectionResetError("daemon closed the connection")
