@@ -16,3 +16,37 @@ def main() -> None:
     except KeyboardInterrupt:  # Ctrl-C while starting up (imports): one line, not a traceback (issue 9)
         sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "codegraph: interrupted\n")
         sys.exit(130)
+    except SystemExit as done:  # click ends every command so
+        leave(done)
+        raise
+
+
+def leave(done: SystemExit) -> None:
+    """End the process with ``done``'s status without the interpreter's teardown, when nothing but it is
+    left to run: the exit handlers run, the standard streams are flushed, then ``os._exit``. Returns
+    (and the caller exits as usual) while a thread that is not a daemon still runs, since the usual
+    exit would wait for it.
+
+    Issue 12: after a cold index the teardown freed the resolver's tables (kept by reference cycles
+    till the interpreter's last collection), 0.06 s of the 1.5 s of Scala's library."""
+    import atexit
+    import os
+    import threading
+
+    if any(t is not threading.main_thread() and not t.daemon for t in threading.enumerate()):
+        return
+    code = done.code
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code & 0xFF
+    else:  # sys.exit("message"): printed, status 1, as the interpreter does
+        sys.stderr.write(f"{code}\n")
+        status = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone (`| head`), a stream closed: nothing to flush to
+            pass
+    os._exit(status)

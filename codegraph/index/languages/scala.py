@@ -130,11 +130,13 @@ def _last_token(ts):
     (``def c(): Int =`` then ``foo()`` on the next line) ends, in the grammar, where the next
     definition starts; its text ends at this token."""
     node = ts
-    while node.child_count:
-        kids = [c for c in node.children if c.type not in _TRIVIA and c.end_byte > c.start_byte]
-        if not kids:
+    while count := node.child_count:
+        last = node.child(count - 1)  # from the end: no list of every child at each level
+        while last is not None and (last.type in _TRIVIA or last.end_byte <= last.start_byte):
+            last = last.prev_sibling
+        if last is None:
             break
-        node = kids[-1]
+        node = last
     return node
 
 
