@@ -5,7 +5,8 @@ Keys codegraph reads (others are kept for the reference CLI and ignored here):
         ``context`` and ``explore`` use (e.g. {"结算": ["checkout", "settle"]}).
     ``exclude``: [gitignore-style pattern, …] — paths kept out of the index even when tracked.
     ``include``: [gitignore-style pattern, …] — paths indexed even under a default-ignored directory
-        name (``build/``, ``vendor/``, ``node_modules/``…); ``exclude`` wins over it.
+        name (``build/``, ``vendor/``, ``node_modules/``…) and, outside git, even where a ``.gitignore``
+        rule ignores them; ``exclude`` wins over it.
     ``extensions``: {".inc": "php", …} — file extensions mapped to a registered language's label,
         over the built-in map (issue 13). The shape is checked here; the labels by the language
         registry (``codegraph.index.languages.overrides``), which this layer does not import.

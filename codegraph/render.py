@@ -177,6 +177,8 @@ def _status(r: StatusResult) -> str:
         _status_state(r),
         "languages: " + (", ".join(f"{k} {plural(v, 'file')}" for k, v in r.languages.items()) or "none"),
     ]
+    if r.empty:
+        out.append(f"why empty: {r.empty}")
     if r.partial:
         out.append(
             "parsed with syntax errors (partial extraction; macros or syntax the grammar lacks): "

@@ -107,6 +107,9 @@ class Discovery:
     # "a/b/") → Listing; ``relisted`` directories were read from disk, the others' listings reused
     listings: dict[str, Listing] = field(default_factory=dict)
     relisted: int = 0
+    # outside git: each .gitignore rule that left entries out → how many (directories and files of an
+    # indexed kind), keyed "`PATTERN` in DIR/.gitignore"; says why a tree indexes nothing
+    ignored: dict[str, int] = field(default_factory=dict)
 
 
 # listings files read by this process: path → (the file's stat facts, its listings). The daemon's
@@ -477,8 +480,12 @@ def _walk_candidates(
     # directories (Django's 2,400 locale folders hold the same few), so each is judged once
     wanted: dict[str, bool] = {}
 
+    included = _gitignore_spec(include) if include else None
+
     def ignored(rel: str, is_dir: bool) -> bool:
-        hit = False
+        """Whether the .gitignore rules leave ``rel`` out; the deciding rule is counted in
+        ``result.ignored``. ``include`` patterns win (a path they match, a directory they reach)."""
+        hit, why = False, None
         for prefix, spec in specs:
             if prefix and not rel.startswith(prefix):
                 continue
@@ -486,6 +493,15 @@ def _walk_candidates(
             found = spec.check_file(sub)
             if found.include is not None:
                 hit = bool(found.include)
+                why = (prefix, spec, found.index)
+        if hit and included is not None:
+            hit = not (_include_reaches(rel, include) if is_dir else included.match_file(rel))
+        # a directory left out by name anyway (.codegraph/ too) is not counted
+        if hit and why is not None and not (is_dir and rel.rsplit("/", 1)[-1] in DEFAULT_IGNORED_DIRS):
+            prefix, spec, index = why
+            pattern = spec.patterns[index].pattern if index is not None else "?"
+            rule = f"`{pattern}` in {prefix}.gitignore"
+            result.ignored[rule] = result.ignored.get(rule, 0) + 1
         return hit
 
     def walk(directory: str, rel_dir: str) -> None:
@@ -541,8 +557,9 @@ def discover(
 
     Args:
         exclude: gitignore-style patterns kept out even when tracked (``codegraph.json`` ``exclude``).
-        include: gitignore-style patterns indexed even under a default-ignored directory name
-            (``codegraph.json`` ``include``); ``exclude`` still wins.
+        include: gitignore-style patterns indexed even under a default-ignored directory name and,
+            outside git, where a ``.gitignore`` rule ignores them (``codegraph.json`` ``include``);
+            ``exclude`` still wins.
         extensions: ``codegraph.json`` ``extensions`` ({".inc": "php"}) over the built-in map.
         listings: directory listings of an earlier walk (``Discovery.listings``): outside git, a
             directory whose stat facts are unchanged is not read again (issue 12: a no-change sync

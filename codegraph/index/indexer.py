@@ -44,7 +44,7 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
-from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, read_regular
+from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, plural, quote_path, read_regular
 from codegraph.store import writer
 from codegraph.store.db import (
     connect_writer,
@@ -120,17 +120,22 @@ class IndexSummary:
     # the resolver's lookup tables of an incremental sync (issue 12): {"path": "lazy"} (filled as
     # lookups reach files, codegraph.index.lazy) or {"path": "eager", "reason": why not lazy}
     tables: dict[str, str] = field(default_factory=dict)
+    # outside git: the .gitignore rules that left out the most entries, "`PATTERN` in DIR/.gitignore" →
+    # directories and files of an indexed kind (at most IGNORED_SHOWN, most first; Discovery.ignored)
+    ignored: dict[str, int] = field(default_factory=dict)
 
     def warnings(self) -> list[str]:
         """One line per manifest the run could not read (a silent ``@lib/*`` that stops resolving
-        was only visible in ``codegraph status`` before)."""
-        return [
+        was only visible in ``codegraph status`` before), and one when nothing was indexed."""
+        lines = [
             f"warning: {path} not read ({why}): resolution goes on without it"
             for path, why in sorted(self.manifest_problems.items())
         ]
+        if self.files == 0:
+            lines.append(f"warning: {empty_reason(self.root, self.ignored)}")
+        return lines
 
     def line(self) -> str:
-        from codegraph.paths import plural
 
         skipped = (
             ", ".join(f"{plural(n, 'file')} ({reason})" for reason, n in sorted(self.skipped.items()))
@@ -144,6 +149,30 @@ class IndexSummary:
             f"({self.unresolved_likely_internal} likely internal); "
             f"skipped: {skipped}; {self.seconds:.2f}s"
         )
+
+
+IGNORED_SHOWN = 10  # .gitignore rules a summary and the index's metadata name
+
+
+def top_ignored(ignored: dict[str, int]) -> dict[str, int]:
+    """The IGNORED_SHOWN rules of ``ignored`` (``Discovery.ignored``) that left out the most entries."""
+    return dict(sorted(ignored.items(), key=lambda item: (-item[1], item[0]))[:IGNORED_SHOWN])
+
+
+def empty_reason(root: str, ignored: dict[str, int]) -> str:
+    """Why an index holds no file (a silent empty graph is a bug): the .gitignore rules that left
+    entries out (a Debian source package's ``/*`` ignores the whole tree), else that no file of an
+    indexed language is there. ``ignored`` as :func:`top_ignored` gives it."""
+    if ignored:
+        rules = ", ".join(f"{rule} ({plural(n, 'entry', 'entries')})" for rule, n in ignored.items())
+        return (
+            f"nothing indexed under {quote_path(root)}: .gitignore rules leave every source file out: "
+            f'{rules}; list the paths to index under "include" in codegraph.json'
+        )
+    return (
+        f"nothing indexed under {quote_path(root)}: no file of an indexed language there "
+        "(`codegraph status` lists what was skipped and why)"
+    )
 
 
 def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:
@@ -459,7 +488,11 @@ def _index_once(
         reuse_set = set(reuse)
         removed = sorted(previous - set(current))
         summary = IndexSummary(
-            root=str(root), files=len(current), removed=len(removed), phases=summary_phases
+            root=str(root),
+            files=len(current),
+            removed=len(removed),
+            phases=summary_phases,
+            ignored=top_ignored(found.ignored),
         )
         previous_skipped = {path: row[0] for path, row in prev_skips.items()}
         manifest_reason = incremental.manifest_change(_stored_manifests(conn), manifests.digests)
@@ -831,7 +864,13 @@ def _update(
                 if held:
                     owners[key].append(fx.path)
         metadata = {
-            **_metadata(root, len(to_parse) + len(reuse_set) + len(found_skipped), manifests, resolution),
+            **_metadata(
+                root,
+                len(to_parse) + len(reuse_set) + len(found_skipped),
+                manifests,
+                resolution,
+                summary.ignored,
+            ),
             **owners,
         }
         phase("writing", len(extractions))
@@ -925,8 +964,11 @@ def _write_resolved(
     )
 
 
-def _metadata(root, discovered: int, manifests: Manifests, resolution) -> dict[str, object]:
-    """The metadata every run that resolves writes (``discovered``: files found, skipped included)."""
+def _metadata(
+    root, discovered: int, manifests: Manifests, resolution, ignored: dict[str, int]
+) -> dict[str, object]:
+    """The metadata every run that resolves writes (``discovered``: files found, skipped included;
+    ``ignored``: :func:`top_ignored` of the walk)."""
     head = _git_head(root)
     return {
         "index_state": "complete",
@@ -941,6 +983,7 @@ def _metadata(root, discovered: int, manifests: Manifests, resolution) -> dict[s
         "cgpy_extensions": dict(load_config(root).extensions or {}),  # see _remapped
         "cgpy_manifests": manifests.digests,  # see incremental.manifest_change
         "cgpy_manifest_problems": resolution.manifest_problems,  # status lists them
+        "cgpy_ignored": ignored,  # status says why an index holds no file
     }
 
 
@@ -1071,7 +1114,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
     summary.phases["resolve"] = time.perf_counter() - clock
     clock = time.perf_counter()
     metadata = {
-        **_metadata(root, discovered, manifests, resolution),
+        **_metadata(root, discovered, manifests, resolution, summary.ignored),
         "cgpy_owner_files": sorted(owner_files),
         "cgpy_owner_bases": [],
     }

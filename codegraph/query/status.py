@@ -30,6 +30,8 @@ class StatusResult:
     manifests: dict[str, str] = field(default_factory=dict)
     # indexed files with a new mtime but the same content (e.g. ``touch``): fresh, not changed
     touched: list[str] = field(default_factory=list)
+    # why a complete index holds no file (``indexer.empty_reason``), None when it holds some
+    empty: str | None = None
 
 
 def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | None = None) -> StatusResult:
@@ -65,6 +67,7 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
         reader.partial_files(),
         _manifest_problems(metadata),
         drift.touched,
+        _empty(reader, metadata),
     )
 
 
@@ -103,6 +106,23 @@ def check_finished(reader: Reader) -> None:
             "ask again when it finishes (`codegraph status` shows progress)"
         )
     raise IndexUnfinished("the index is unfinished: the last run was interrupted; run `codegraph sync`")
+
+
+def _empty(reader: Reader, metadata: dict[str, str]) -> str | None:
+    """Why a complete index holds no file, from the last run's record (metadata ``cgpy_ignored``)."""
+    import json
+
+    from codegraph.index.indexer import empty_reason
+
+    if reader.counts().get("files") or not ever_completed(metadata):
+        return None
+    try:
+        ignored = json.loads(metadata.get("cgpy_ignored") or "{}")
+    except ValueError:
+        ignored = {}
+    if not isinstance(ignored, dict):
+        ignored = {}
+    return empty_reason(str(reader.root), {str(k): int(v) for k, v in ignored.items() if isinstance(v, int)})
 
 
 def _manifest_problems(metadata: dict[str, str]) -> dict[str, str]:
