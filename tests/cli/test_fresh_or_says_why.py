@@ -51,32 +51,23 @@ def _daemon(root, tmp_path, **env):
     return proc
 
 
-def test_cli_query_right_after_an_edit_is_fresh_when_a_daemon_watches_the_project(shop, tmp_path):
-    # a long debounce: only the query's own request can make the daemon sync this edit in time
-    proc = _daemon(shop, tmp_path, CODEGRAPH_WATCH_DEBOUNCE_MS="60000", CODEGRAPH_CATCHUP_WAIT_MS="10000")
-    try:
-        views = shop / VIEWS
-        views.write_text(views.read_text().replace("render_rows", "format_rows"))
-        done = _cli(shop, "callers", "format_rows")
-        assert done.returncode == 0, done.stderr
-        assert "list_products" in done.stdout
-        assert "Note" not in done.stderr
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-def test_cli_query_is_fresh_when_the_daemon_has_not_seen_the_edit_yet(shop, tmp_path):
-    # Its watcher sees the root directory only (one watch): an edit in shop/ never reaches it, as an
-    # edit whose events are still on their way when the query arrives (a failure seen in a fresh
-    # install's run). The CLI finds the disk differing from the graph the daemon called current and
-    # asks it to walk the tree.
+@pytest.mark.parametrize(
+    "watches",
+    [
+        # every directory watched, a long debounce: only the query's own request can make the daemon
+        # sync this edit in time
+        {},
+        # the root directory only (one watch): an edit in shop/ never reaches the watcher, as an edit
+        # whose events are still on their way when the query arrives (a failure seen in a fresh
+        # install's run); the CLI finds the disk differing from the graph the daemon called current
+        # and asks it to walk the tree
+        {"CODEGRAPH_MAX_WATCHES": "1"},
+    ],
+    ids=["watched", "edit-not-seen-yet"],
+)
+def test_cli_query_right_after_an_edit_is_fresh_when_a_daemon_watches_the_project(shop, tmp_path, watches):
     proc = _daemon(
-        shop,
-        tmp_path,
-        CODEGRAPH_MAX_WATCHES="1",
-        CODEGRAPH_WATCH_DEBOUNCE_MS="60000",
-        CODEGRAPH_CATCHUP_WAIT_MS="10000",
+        shop, tmp_path, CODEGRAPH_WATCH_DEBOUNCE_MS="60000", CODEGRAPH_CATCHUP_WAIT_MS="10000", **watches
     )
     try:
         views = shop / VIEWS
