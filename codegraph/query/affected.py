@@ -174,12 +174,16 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
 def _git(root: Path, *args: str) -> str:
+    return _git_bytes(root, *args).decode("utf-8", "surrogateescape")
+
+
+def _git_bytes(root: Path, *args: str) -> bytes:
+    """git's standard output as it wrote it: no newline translation (a text-mode pipe turns a lone CR
+    inside a changed line into a line break of the diff)."""
     try:
         out = subprocess.run(
             ["git", "-C", str(root), "-c", "core.quotePath=false", *args],
             capture_output=True,
-            text=True,
-            errors="surrogateescape",
             timeout=60,
         )
     except FileNotFoundError:
@@ -187,9 +191,24 @@ def _git(root: Path, *args: str) -> str:
     except subprocess.TimeoutExpired:
         raise GitFailed(f"git {args[0]} took over 60 s") from None
     if out.returncode != 0:
-        first = (out.stderr.strip().splitlines() or ["failed"])[0]
+        first = (out.stderr.decode("utf-8", "replace").strip().splitlines() or ["failed"])[0]
         raise GitFailed(f"git {args[0]}: {first}")
     return out.stdout
+
+
+def _diff_path(field: bytes) -> str | None:
+    """The new-side path of a ``+++ `` line's field (after the marker): ``b/PATH``, ``b/PATH`` with a
+    tab after it (git adds one when the path has a space), or C-quoted (``"b/a\\tb"``: a tab, a quote,
+    a backslash or a control character in it; octal escapes for bytes); None for ``/dev/null`` (a
+    deleted file)."""
+    import codecs
+
+    field = field[:-1] if field.endswith(b"\t") else field
+    if len(field) >= 2 and field.startswith(b'"') and field.endswith(b'"'):
+        field = codecs.escape_decode(field[1:-1])[0]  # the C escapes git writes: \t \" \\ \303
+    if not field.startswith(b"b/"):
+        return None
+    return field[2:].decode("utf-8", "surrogateescape")
 
 
 def changes_since(root: Path, rev: str) -> tuple[list[str], dict[str, list[tuple[int, int]]]]:
@@ -213,16 +232,23 @@ def changes_since(root: Path, rev: str) -> tuple[list[str], dict[str, list[tuple
         raise GitFailed(f"unknown git revision {rev!r} in {root}") from None
     names = _git(root, "diff", "--name-only", "--relative", "-z", "--no-renames", rev, "--").split("\0")
     untracked = _git(root, "ls-files", "--others", "--exclude-standard", "-z").split("\0")
-    diff = _git(root, "diff", "-U0", "--relative", "--no-renames", "--no-color", rev, "--")
+    diff = _git_bytes(root, "diff", "-U0", "--relative", "--no-renames", "--no-color", rev, "--")
     ranges: dict[str, list[tuple[int, int]]] = {}
-    current = None
-    for line in diff.splitlines():
-        if line.startswith("+++ "):
-            target = line[4:]
-            current = target[2:] if target.startswith("b/") else None
+    current, header = None, False
+    # a file's header runs from its "diff --git" line to its first hunk: only there is "+++ " the
+    # path (an added line "++ b/x.py" reads "+++ b/x.py" in a hunk); lines end at LF only
+    for raw in diff.split(b"\n"):
+        if raw.startswith(b"diff --git "):
+            current, header = None, True
+        elif header and raw.startswith(b"+++ "):
+            current = _diff_path(raw[4:])
             if current is not None:
                 ranges.setdefault(current, [])
-        elif current is not None and (m := _HUNK.match(line)):
+        elif raw.startswith(b"@@ "):
+            header = False
+            m = _HUNK.match(raw.decode("ascii", "replace"))
+            if current is None or m is None:
+                continue
             start, count = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
             ranges[current].append((start, start + count - 1) if count else (start + 1, start + 1))
     for path in untracked:

@@ -137,3 +137,35 @@ def test_mcp_tool_is_not_listed_by_default_and_answers_when_enabled(repo, monkey
     assert bad["isError"] is True and bad["content"][0]["text"] == "'files' must be an array of strings."
     clean = call_tool("codegraph_affected", {}, default_root=repo)
     assert "No changed files since HEAD." in clean["content"][0]["text"]
+
+
+def test_since_reads_the_diff_as_git_writes_it(tmp_path):
+    # each of these misled the line-range reading of `git diff -U0` (issue 14 finding, stop 27): a
+    # path with a space (git writes a tab after it), a path git quotes, an added line that reads as a
+    # file header ("++ b/x.py" in a hunk is "+++ b/x.py"), and a CR inside a line
+    root = tmp_path / "repo"
+    root.mkdir()
+    body = "".join(f"line{i} = {i}\n" for i in range(1, 21))
+    names = ["with space.py", 'q"uote.py', "header.py", "cr.py"]
+    for name in names:
+        (root / name).write_bytes(body.encode())
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    base = git(root, "rev-parse", "HEAD").strip()
+    lines = body.splitlines(keepends=True)
+
+    def edit(name: str, at: dict[int, str]) -> None:
+        (root / name).write_bytes("".join(at.get(i, line) for i, line in enumerate(lines, 1)).encode())
+
+    edit("with space.py", {3: "line3 = 'three'\n"})
+    edit('q"uote.py', {4: "line4 = 'four'\n"})
+    edit("header.py", {2: "++ b/elsewhere.py\n", 15: "line15 = 'fifteen'\n"})
+    edit("cr.py", {5: "x = 1\r@@ -1 +900,2 @@\n"})
+    paths, ranges = changes_since(root, base)
+    assert paths == sorted(names)
+    assert ranges["with space.py"] == [(3, 3)]
+    assert ranges['q"uote.py'] == [(4, 4)]
+    assert ranges["header.py"] == [(2, 2), (15, 15)]
+    assert "elsewhere.py" not in ranges
+    assert ranges["cr.py"] == [(5, 5)]
