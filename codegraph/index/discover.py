@@ -674,9 +674,52 @@ def discover(
         for rel in twins:
             result.skipped[rel] = f"symlink to an indexed file ({links[rel]})"
     result.files.sort(key=lambda f: f.path)
+    if from_git is not None and not result.files:
+        _git_ignored(root, result, lambda name: classify(name) != (None, None) or manifest(name))
     if table is not None:
         table.save()
     return result
+
+
+GIT_IGNORED_SHOWN = 10_000  # ignored entries of a git checkout that indexes nothing checked for their rule
+
+
+def _git_ignored(root: Path, result: Discovery, candidate: Callable[[str], bool]) -> None:
+    """Fill ``result.ignored`` in a git checkout where nothing is to be indexed: git lists no ignored
+    untracked file, so a tree whose ``.gitignore`` ignores everything (a Debian source package's
+    ``/*``) looked like one with no source. The ignored entries (directories whole, files of an
+    indexed kind) are counted by the rule ``git check-ignore`` names. Nothing when git fails."""
+    import subprocess
+
+    def run(args: list[str], given: bytes | None = None) -> list[str] | None:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(root), *args], input=given, capture_output=True, timeout=GIT_TIMEOUT_S
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if done.returncode not in (0, 1):  # check-ignore: 1 when nothing given is ignored
+            return None
+        return done.stdout.decode("utf-8", "surrogateescape").split("\0")
+
+    listed = run(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"])
+    wanted = [
+        rel
+        for rel in (listed or [])[:GIT_IGNORED_SHOWN]
+        if rel
+        and (
+            rel.rstrip("/").rsplit("/", 1)[-1] not in DEFAULT_IGNORED_DIRS
+            if rel.endswith("/")
+            else candidate(rel.rsplit("/", 1)[-1])
+        )
+    ]
+    if not wanted:
+        return
+    given = "\0".join(wanted).encode("utf-8", "surrogateescape")
+    fields = run(["check-ignore", "-z", "-v", "--stdin"], given) or []
+    for i in range(0, len(fields) - 3, 4):  # source, line, pattern, path
+        rule = f"`{fields[i + 2]}` in {fields[i]}"
+        result.ignored[rule] = result.ignored.get(rule, 0) + 1
 
 
 def _utf8(rel: str) -> bool:

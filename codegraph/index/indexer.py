@@ -164,10 +164,14 @@ def empty_reason(root: str, ignored: dict[str, int]) -> str:
     entries out (a Debian source package's ``/*`` ignores the whole tree), else that no file of an
     indexed language is there. ``ignored`` as :func:`top_ignored` gives it."""
     if ignored:
-        rules = ", ".join(f"{rule} ({plural(n, 'entry', 'entries')})" for rule, n in ignored.items())
+        rules = ", ".join(
+            f"{rule} ({plural(n, 'directory or file', 'directories or files')})"
+            for rule, n in ignored.items()
+        )
         return (
             f"nothing indexed under {quote_path(root)}: .gitignore rules leave every source file out: "
-            f'{rules}; list the paths to index under "include" in codegraph.json'
+            f'{rules}. To index them: outside git, list them under "include" in codegraph.json '
+            '({"include": ["src/"]}); in a git checkout, track them (`git add -f`) or change the rule'
         )
     return (
         f"nothing indexed under {quote_path(root)}: no file of an indexed language there "
@@ -518,6 +522,8 @@ def _index_once(
                 writer.set_metadata(conn, {"index_state": "complete"})
             summary.reused = summary.files = len(reuse_set)
             summary.manifest_problems = _stored_manifest_problems(conn)  # the manifests are unchanged
+            if not summary.files and _stored_json(conn, "cgpy_ignored") != summary.ignored:
+                writer.set_metadata(conn, {"cgpy_ignored": summary.ignored})  # a rule changed, no file
             _fill_counts(conn, summary, known_skipped)
             if memo:  # warm the in-process memo now, so the first edit's sync skips decoding
                 from codegraph.index import cache  # (here: the codec and the model are not needed else)
@@ -622,6 +628,15 @@ def _stored_manifests(conn) -> dict[str, str]:
     except ValueError:
         stored = {}
     return stored if isinstance(stored, dict) else {}
+
+
+def _stored_json(conn, key: str) -> object:
+    """The metadata value of ``key`` decoded from JSON; None when it is missing or not JSON."""
+    row = conn.execute("SELECT value FROM project_metadata WHERE key = ?", (key,)).fetchone()
+    try:
+        return json.loads(row[0]) if row is not None else None
+    except (TypeError, ValueError):
+        return None
 
 
 def _stored_manifest_problems(conn) -> dict[str, str]:

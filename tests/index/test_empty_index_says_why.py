@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from codegraph.index.discover import discover
+from tests.conftest import git
 from tests.mcp.helpers import CODEGRAPH
 
 
@@ -46,11 +47,11 @@ def test_an_index_of_nothing_names_the_rule_and_the_way_out(debian_tree):
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["ignored"] == {"`/*` in .gitignore": 2}
     assert "nothing indexed under" in done.stderr
-    assert "`/*` in .gitignore (2 entries)" in done.stderr
+    assert "`/*` in .gitignore (2 directories or files)" in done.stderr
     assert '"include" in codegraph.json' in done.stderr
     status = _cli(debian_tree, "status")
     assert "why empty: nothing indexed under" in status.stdout
-    assert "`/*` in .gitignore (2 entries)" in status.stdout
+    assert "`/*` in .gitignore (2 directories or files)" in status.stdout
     # the way out it names: codegraph.json include wins over the .gitignore rule
     (debian_tree / "codegraph.json").write_text(json.dumps({"include": ["kernel/"]}))
     synced = _cli(debian_tree, "sync")
@@ -59,6 +60,34 @@ def test_an_index_of_nothing_names_the_rule_and_the_way_out(debian_tree):
     callers = _cli(debian_tree, "search", "helper")
     assert "kernel/fork.c" in callers.stdout
     assert "why empty" not in _cli(debian_tree, "status").stdout
+
+
+def test_in_a_git_checkout_the_rule_is_named_too(debian_tree):
+    # git lists no ignored untracked file: without asking git which rule ignores them, the tree read
+    # as one "with no file of an indexed language" (fresh-install finding, stop 28)
+    (debian_tree / "debian" / "rules.py").unlink()
+    git(debian_tree, "init", "-q")
+    git(debian_tree, "add", "-f", ".gitignore")
+    git(debian_tree, "commit", "-qm", "packaging")
+    done = _cli(debian_tree, "init", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["ignored"] == {"`/*` in .gitignore": 2}
+    assert "no file of an indexed language" not in done.stderr
+    assert "`git add -f`" in done.stderr
+    git(debian_tree, "add", "-f", "kernel/fork.c")  # the way out it names
+    synced = _cli(debian_tree, "sync")
+    assert "indexed: 1 file" in synced.stderr, synced.stderr
+    assert "why empty" not in _cli(debian_tree, "status").stdout
+
+
+def test_a_rule_changed_without_a_file_changing_is_what_status_says(debian_tree):
+    (debian_tree / "debian" / "rules.py").unlink()
+    assert _cli(debian_tree, "init").returncode == 0
+    (debian_tree / ".gitignore").write_text("*\n")  # another rule, the same (empty) set of files
+    synced = _cli(debian_tree, "sync")
+    assert "up to date" in synced.stderr
+    status = _cli(debian_tree, "status").stdout
+    assert "`*` in .gitignore" in status and "`/*`" not in status
 
 
 def test_an_index_of_a_tree_without_source_says_so(tmp_path):
