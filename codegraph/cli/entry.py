@@ -41,10 +41,13 @@ def leave(done: SystemExit) -> None:
     elif isinstance(code, int):
         status = code & 0xFF
     else:  # sys.exit("message"): printed, status 1, as the interpreter does
-        sys.stderr.write(f"{code}\n")
+        if sys.stderr is not None:
+            sys.stderr.write(f"{code}\n")
         status = 1
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
+        if stream is None:  # started with the descriptor closed (`>&-`): Python sets it to None
+            continue
         try:
             stream.flush()
         except (OSError, ValueError):  # a reader gone (`| head`), a stream closed: nothing to flush to

@@ -334,6 +334,24 @@ def _gitignore_spec(lines):
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
+def _gitignore_file_spec(text: str):
+    """The spec of a ``.gitignore`` file's ``text`` as git reads it: lines end at LF (a CR before it
+    dropped; a form feed or U+2028 is no line end, where ``str.splitlines`` made one), and a line that
+    is no valid pattern (``[z-a]``) is left out, not the whole walk failed (adversarial pass, stop 28)."""
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    try:
+        return _gitignore_spec(lines)
+    except Exception:  # pathspec raises re.error, ValueError or its own errors for one bad line
+        kept = []
+        for line in lines:
+            try:
+                _gitignore_spec([line])
+            except Exception:
+                continue
+            kept.append(line)
+        return _gitignore_spec(kept)
+
+
 NAMES_VERSION = 1
 LANGUAGE_SOURCES = Path(__file__).resolve().parent / "languages"  # the code the registry's answers come from
 
@@ -510,7 +528,7 @@ def _walk_candidates(
         if ".gitignore" in files:  # read every time: an edit in place leaves the directory unchanged
             try:  # a regular file only, opened without blocking: a FIFO named .gitignore hung the walk
                 rules = read_regular(f"{directory}/.gitignore").decode("utf-8", "replace")
-                specs.append((rel_dir, _gitignore_spec(rules.splitlines())))
+                specs.append((rel_dir, _gitignore_file_spec(rules)))
                 pushed = True
             except (OSError, ValueError):
                 pass
@@ -717,8 +735,14 @@ def _git_ignored(root: Path, result: Discovery, candidate: Callable[[str], bool]
         return
     given = "\0".join(wanted).encode("utf-8", "surrogateescape")
     fields = run(["check-ignore", "-z", "-v", "--stdin"], given) or []
+    # check-ignore names a .gitignore from the checkout's top; the walk's names are from the root
+    prefix = ((run(["rev-parse", "--show-prefix"]) or [""])[0]).strip()
+    up = "../" * prefix.count("/")
     for i in range(0, len(fields) - 3, 4):  # source, line, pattern, path
-        rule = f"`{fields[i + 2]}` in {fields[i]}"
+        source = fields[i]
+        if not os.path.isabs(source):
+            source = source[len(prefix) :] if source.startswith(prefix) else up + source
+        rule = f"`{fields[i + 2]}` in {source}"
         result.ignored[rule] = result.ignored.get(rule, 0) + 1
 
 

@@ -132,7 +132,7 @@ class IndexSummary:
             for path, why in sorted(self.manifest_problems.items())
         ]
         if self.files == 0:
-            lines.append(f"warning: {empty_reason(self.root, self.ignored)}")
+            lines.append(f"warning: {empty_reason(self.root, self.ignored, self.skipped)}")
         return lines
 
     def line(self) -> str:
@@ -159,24 +159,26 @@ def top_ignored(ignored: dict[str, int]) -> dict[str, int]:
     return dict(sorted(ignored.items(), key=lambda item: (-item[1], item[0]))[:IGNORED_SHOWN])
 
 
-def empty_reason(root: str, ignored: dict[str, int]) -> str:
+def empty_reason(root: str, ignored: dict[str, int], skipped: dict[str, int] | None = None) -> str:
     """Why an index holds no file (a silent empty graph is a bug): the .gitignore rules that left
-    entries out (a Debian source package's ``/*`` ignores the whole tree), else that no file of an
-    indexed language is there. ``ignored`` as :func:`top_ignored` gives it."""
+    entries out (a Debian source package's ``/*`` ignores the whole tree), else the reasons the files
+    found were skipped (``skipped``: reason → files, as ``IndexSummary.skipped``), else that no file
+    of an indexed language is there. ``ignored`` as :func:`top_ignored` gives it."""
+    where = f"nothing indexed under {quote_path(root)}"
     if ignored:
         rules = ", ".join(
             f"{rule} ({plural(n, 'directory or file', 'directories or files')})"
             for rule, n in ignored.items()
         )
         return (
-            f"nothing indexed under {quote_path(root)}: .gitignore rules leave every source file out: "
-            f'{rules}. To index them: outside git, list them under "include" in codegraph.json '
-            '({"include": ["src/"]}); in a git checkout, track them (`git add -f`) or change the rule'
+            f"{where}: .gitignore rules leave every source file out: {rules}. To index them: outside "
+            'git, list them under "include" in codegraph.json ({"include": ["DIR/"]}); in a git '
+            "checkout, track them (`git add -f`) or change the rule"
         )
-    return (
-        f"nothing indexed under {quote_path(root)}: no file of an indexed language there "
-        "(`codegraph status` lists what was skipped and why)"
-    )
+    if skipped:
+        why = ", ".join(f"{plural(n, 'file')} ({reason})" for reason, n in sorted(skipped.items()))
+        return f"{where}: every file found was skipped: {why} (`codegraph status` names them)"
+    return f"{where}: no file of an indexed language there"
 
 
 def _parse_one(job: tuple[str, str, int, int, str, str]) -> tuple:

@@ -122,7 +122,12 @@ def _empty(reader: Reader, metadata: dict[str, str]) -> str | None:
         ignored = {}
     if not isinstance(ignored, dict):
         ignored = {}
-    return empty_reason(str(reader.root), {str(k): int(v) for k, v in ignored.items() if isinstance(v, int)})
+    counts: dict[str, int] = {}
+    for why in reader.skipped().values():
+        key = why.split(" (", 1)[0]
+        counts[key] = counts.get(key, 0) + 1
+    rules = {str(k): int(v) for k, v in ignored.items() if isinstance(v, int)}
+    return empty_reason(str(reader.root), rules, counts)
 
 
 def _manifest_problems(metadata: dict[str, str]) -> dict[str, str]:

@@ -4,9 +4,12 @@ thread that is not a daemon waited for. Real subprocesses running ``codegraph.cl
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 from tests.conftest import copy_fixture
 
@@ -77,3 +80,22 @@ def test_a_thread_that_is_not_a_daemon_is_waited_for(tmp_path):
     done = _run(script, str(finished))
     assert done.returncode == 0, done.stderr
     assert finished.read_text() == "finished"
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-"])
+def test_a_closed_stream_keeps_the_commands_status(tmp_path, closed):
+    # Python starts with sys.stdout (or sys.stderr) None when the descriptor is closed: the flush
+    # at the end raised AttributeError, a traceback and status 1 (adversarial pass, stop 28)
+    root = copy_fixture("python", tmp_path)
+    assert _run(_MAIN, str(tmp_path / "atexit"), "init", cwd=root).returncode == 0
+    command = f"{shlex.quote(sys.executable)} -m codegraph"
+    for args, status in (("--version", 0), ("nosuchcommand", 2), ("callers nosuch_symbol", 4)):
+        done = subprocess.run(
+            ["bash", "-c", f"{command} {args} {closed}"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=root,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == status, (args, done.stderr)

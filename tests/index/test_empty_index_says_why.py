@@ -109,3 +109,24 @@ def test_an_index_with_files_adds_no_such_line(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "nothing indexed" not in done.stderr
     assert "why empty" not in _cli(root, "status").stdout
+
+
+def test_every_file_skipped_names_the_reason(tmp_path):
+    root = tmp_path / "excluded"
+    root.mkdir()
+    (root / "app.py").write_text("def main():\n    pass\n")
+    (root / "codegraph.json").write_text(json.dumps({"exclude": ["*.py"]}))
+    done = _cli(root, "init")
+    assert "every file found was skipped: 1 file (excluded by codegraph.json)" in done.stderr
+    assert "no file of an indexed language" not in done.stderr
+    assert "excluded by codegraph.json" in _cli(root, "status").stdout
+
+
+def test_a_rule_above_the_project_is_named_from_the_project(tmp_path):
+    outer = tmp_path / "outer"
+    (outer / "proj" / "src").mkdir(parents=True)
+    (outer / "proj" / "src" / "a.py").write_text("x = 1\n")
+    (outer / ".gitignore").write_text("proj/\n")
+    git(outer, "init", "-q")
+    done = _cli(outer / "proj", "init")
+    assert "`proj/` in ../.gitignore" in done.stderr, done.stderr
