@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from typing import NoReturn
 
 import click
 
@@ -83,12 +84,12 @@ class _Group(click.Group):
             return result
         except CodegraphError as exc:
             if ctx.params.get("as_json") or "--json" in sys.argv:
-                click.echo(json.dumps(error_data(exc)))
+                _echo_or_exit(json.dumps(error_data(exc)))
             click.echo(f"codegraph: {exc}", err=True)
             sys.exit(exc.exit_code)
         except click.UsageError as exc:  # click prints the usage and exits 2; --json gets the data too
             if "--json" in sys.argv:
-                click.echo(
+                _echo_or_exit(
                     json.dumps({"error": "UsageError", "message": exc.format_message(), "exit_code": 2})
                 )
             raise
@@ -96,9 +97,23 @@ class _Group(click.Group):
             click.echo(("\n" if sys.stderr.isatty() else "") + "codegraph: interrupted", err=True)
             sys.exit(130)
         except OSError as exc:  # permissions, read-only file systems, full disks: say which file
-            where = f" ({exc.filename})" if exc.filename else ""
-            click.echo(f"codegraph: {exc.strerror or exc}{where}", err=True)
-            sys.exit(74)
+            _os_error_exit(exc)
+
+
+def _os_error_exit(exc: OSError) -> NoReturn:
+    """One line naming the failure (and its file), then status 74 (EX_IOERR)."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    click.echo(f"codegraph: {exc.strerror or exc}{where}", err=True)
+    sys.exit(74)
+
+
+def _echo_or_exit(text: str) -> None:
+    """``text`` on stdout; a stdout that cannot take it (a full disk) ends the command as any OSError
+    does, not with two chained tracebacks (adversarial pass, stop 28)."""
+    try:
+        click.echo(text)
+    except OSError as exc:
+        _os_error_exit(exc)
 
 
 def _update_notice(ctx: click.Context) -> None:

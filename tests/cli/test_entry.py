@@ -4,6 +4,7 @@ thread that is not a daemon waited for. Real subprocesses running ``codegraph.cl
 
 from __future__ import annotations
 
+import os
 import shlex
 import subprocess
 import sys
@@ -99,3 +100,20 @@ def test_a_closed_stream_keeps_the_commands_status(tmp_path, closed):
         )
         assert "Traceback" not in done.stderr, done.stderr
         assert done.returncode == status, (args, done.stderr)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_an_error_answer_to_a_full_disk_is_one_line_and_status_74(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    assert _run(_MAIN, str(tmp_path / "atexit"), "init", cwd=root).returncode == 0
+    command = f"{shlex.quote(sys.executable)} -m codegraph"
+    for args in ("callers nosuch_symbol --json", "nosuchcommand --json"):
+        done = subprocess.run(
+            ["bash", "-c", f"{command} {args} > /dev/full"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=root,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 74 and "No space left on device" in done.stderr
