@@ -83,21 +83,20 @@ def test_a_thread_that_is_not_a_daemon_is_waited_for(tmp_path):
     assert finished.read_text() == "finished"
 
 
+def _shell(root, args: str, redirect: str) -> subprocess.CompletedProcess:
+    """``codegraph ARGS REDIRECT`` through bash in ``root``, after ``root`` is indexed."""
+    assert _run(_MAIN, str(root / "atexit-marker"), "init", cwd=root).returncode == 0
+    command = f"{shlex.quote(sys.executable)} -m codegraph {args} {redirect}"
+    return subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120, cwd=root)
+
+
 @pytest.mark.parametrize("closed", [">&-", "2>&-"])
 def test_a_closed_stream_keeps_the_commands_status(tmp_path, closed):
     # Python starts with sys.stdout (or sys.stderr) None when the descriptor is closed: the flush
     # at the end raised AttributeError, a traceback and status 1 (adversarial pass, stop 28)
     root = copy_fixture("python", tmp_path)
-    assert _run(_MAIN, str(tmp_path / "atexit"), "init", cwd=root).returncode == 0
-    command = f"{shlex.quote(sys.executable)} -m codegraph"
     for args, status in (("--version", 0), ("nosuchcommand", 2), ("callers nosuch_symbol", 4)):
-        done = subprocess.run(
-            ["bash", "-c", f"{command} {args} {closed}"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=root,
-        )
+        done = _shell(root, args, closed)
         assert "Traceback" not in done.stderr, done.stderr
         assert done.returncode == status, (args, done.stderr)
 
@@ -105,15 +104,7 @@ def test_a_closed_stream_keeps_the_commands_status(tmp_path, closed):
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
 def test_an_error_answer_to_a_full_disk_is_one_line_and_status_74(tmp_path):
     root = copy_fixture("python", tmp_path)
-    assert _run(_MAIN, str(tmp_path / "atexit"), "init", cwd=root).returncode == 0
-    command = f"{shlex.quote(sys.executable)} -m codegraph"
     for args in ("callers nosuch_symbol --json", "nosuchcommand --json"):
-        done = subprocess.run(
-            ["bash", "-c", f"{command} {args} > /dev/full"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=root,
-        )
+        done = _shell(root, args, "> /dev/full")
         assert "Traceback" not in done.stderr, done.stderr
         assert done.returncode == 74 and "No space left on device" in done.stderr
