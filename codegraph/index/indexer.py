@@ -1388,9 +1388,11 @@ def _parse_all(
         if pool is not None:
             if finished:
                 pool.close()
+                pool.join()
             else:  # Ctrl-C or an error: drop the queued files instead of parsing them all first
-                pool.terminate()
-            pool.join()
+                from codegraph.index.pool import stop_pool
+
+                stop_pool(pool)
     if stream is None:
         # workers finish in any order: sort, so the same tree always gives the same rows in the same order
         parsed.sort(key=lambda p: p.path)
