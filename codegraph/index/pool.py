@@ -47,9 +47,12 @@ def stop_pool(pool: Pool, timeout: float = STOP_SECONDS) -> bool:
     ``init`` hung once in about 150 tries, adversarial pass, stop 28). So it runs on a daemon thread,
     and a pool still stopping after ``timeout`` is left to the process's exit (the CLI does not wait
     for daemon threads, ``codegraph.cli.entry.leave``)."""
-    stopper = threading.Thread(
-        target=lambda: (pool.terminate(), pool.join()), name="codegraph-pool-stop", daemon=True
-    )
+
+    def stop() -> None:
+        pool.terminate()
+        pool.join()
+
+    stopper = threading.Thread(target=stop, name="codegraph-pool-stop", daemon=True)
     stopper.start()
     stopper.join(timeout)
     if stopper.is_alive():
