@@ -107,8 +107,9 @@ class Discovery:
     # "a/b/") → Listing; ``relisted`` directories were read from disk, the others' listings reused
     listings: dict[str, Listing] = field(default_factory=dict)
     relisted: int = 0
-    # outside git: each .gitignore rule that left entries out → how many (directories and files of an
-    # indexed kind), keyed "`PATTERN` in DIR/.gitignore"; says why a tree indexes nothing
+    # each .gitignore rule that left entries out → how many (directories and files of an indexed
+    # kind), keyed "`PATTERN` in DIR/.gitignore": says why a tree indexes nothing. Outside git the
+    # walk counts them; in a git checkout only one that indexes nothing asks git (_git_ignored)
     ignored: dict[str, int] = field(default_factory=dict)
 
 

@@ -120,8 +120,8 @@ class IndexSummary:
     # the resolver's lookup tables of an incremental sync (issue 12): {"path": "lazy"} (filled as
     # lookups reach files, codegraph.index.lazy) or {"path": "eager", "reason": why not lazy}
     tables: dict[str, str] = field(default_factory=dict)
-    # outside git: the .gitignore rules that left out the most entries, "`PATTERN` in DIR/.gitignore" →
-    # directories and files of an indexed kind (at most IGNORED_SHOWN, most first; Discovery.ignored)
+    # the .gitignore rules that left out the most entries, "`PATTERN` in DIR/.gitignore" → directories
+    # and files of an indexed kind (at most IGNORED_SHOWN, most first; Discovery.ignored)
     ignored: dict[str, int] = field(default_factory=dict)
 
     def warnings(self) -> list[str]:
@@ -136,7 +136,6 @@ class IndexSummary:
         return lines
 
     def line(self) -> str:
-
         skipped = (
             ", ".join(f"{plural(n, 'file')} ({reason})" for reason, n in sorted(self.skipped.items()))
             or "none"
@@ -624,11 +623,7 @@ def _with_unread(resolution, manifests: Manifests) -> None:
 
 def _stored_manifests(conn) -> dict[str, str]:
     """The manifest digests the last index recorded (none recorded: an index from before them)."""
-    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_manifests'").fetchone()
-    try:
-        stored = json.loads(row[0]) if row else {}
-    except ValueError:
-        stored = {}
+    stored = _stored_json(conn, "cgpy_manifests")
     return stored if isinstance(stored, dict) else {}
 
 
@@ -643,11 +638,7 @@ def _stored_json(conn, key: str) -> object:
 
 def _stored_manifest_problems(conn) -> dict[str, str]:
     """The manifests the last index could not read, path → why (metadata ``cgpy_manifest_problems``)."""
-    row = conn.execute("SELECT value FROM project_metadata WHERE key = 'cgpy_manifest_problems'").fetchone()
-    try:
-        stored = json.loads(row[0]) if row else {}
-    except ValueError:
-        stored = {}
+    stored = _stored_json(conn, "cgpy_manifest_problems")
     return {str(k): str(v) for k, v in stored.items()} if isinstance(stored, dict) else {}
 
 

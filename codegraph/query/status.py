@@ -50,9 +50,10 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
     from codegraph.index.background import read_progress
 
     metadata = reader.metadata()
+    counts = reader.counts()
     return StatusResult(
         str(reader.root),
-        reader.counts(),
+        counts,
         reader.languages(),
         metadata,
         drift.added,
@@ -67,7 +68,7 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
         reader.partial_files(),
         _manifest_problems(metadata),
         drift.touched,
-        _empty(reader, metadata),
+        _empty(str(reader.root), metadata, counts, reasons),
     )
 
 
@@ -108,13 +109,16 @@ def check_finished(reader: Reader) -> None:
     raise IndexUnfinished("the index is unfinished: the last run was interrupted; run `codegraph sync`")
 
 
-def _empty(reader: Reader, metadata: dict[str, str]) -> str | None:
-    """Why a complete index holds no file, from the last run's record (metadata ``cgpy_ignored``)."""
+def _empty(
+    root: str, metadata: dict[str, str], counts: dict[str, int], reasons: dict[str, dict]
+) -> str | None:
+    """Why a complete index holds no file, from the last run's record (metadata ``cgpy_ignored``) and
+    the skip ``reasons`` (reason → {"count", "example"}); None when it holds some."""
     import json
 
     from codegraph.index.indexer import empty_reason
 
-    if reader.counts().get("files") or not ever_completed(metadata):
+    if counts.get("files") or not ever_completed(metadata):
         return None
     try:
         ignored = json.loads(metadata.get("cgpy_ignored") or "{}")
@@ -122,12 +126,8 @@ def _empty(reader: Reader, metadata: dict[str, str]) -> str | None:
         ignored = {}
     if not isinstance(ignored, dict):
         ignored = {}
-    counts: dict[str, int] = {}
-    for why in reader.skipped().values():
-        key = why.split(" (", 1)[0]
-        counts[key] = counts.get(key, 0) + 1
     rules = {str(k): int(v) for k, v in ignored.items() if isinstance(v, int)}
-    return empty_reason(str(reader.root), rules, counts)
+    return empty_reason(root, rules, {why: entry["count"] for why, entry in reasons.items()})
 
 
 def _manifest_problems(metadata: dict[str, str]) -> dict[str, str]:
