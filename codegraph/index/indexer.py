@@ -1048,8 +1048,6 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
             owner_files.add(p.path)
         if has_bases:
             owner_bases.add(p.path)
-    if owner_bases:
-        raise LazyUnavailable(f"{min(owner_bases)}: an extends written away from its type")
     index = ProjectIndex(conn)
     languages = {path: label for path, label in index.languages().items() if path not in gone}
     if set(languages) != set(reuse_set):
@@ -1113,7 +1111,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
             _MEMO[p.path] = (p.size, p.mtime_ns, p.extraction)
         for path in set(_MEMO) - set(stats):
             del _MEMO[path]
-    project = LazyProject(fresh, languages, interface, index, owner_files, manifests.texts)
+    project = LazyProject(fresh, languages, interface, index, owner_files, manifests.texts, owner_bases)
     resolution = resolve([fresh[p] for p in sorted(only)], manifests=manifests.texts, project=project)
     _with_unread(resolution, manifests)
     summary.resolution = {"mode": "incremental", "files": len(only), "references": resolution.resolved_refs}
@@ -1124,7 +1122,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
     metadata = {
         **_metadata(root, discovered, manifests, resolution, summary.ignored),
         "cgpy_owner_files": sorted(owner_files),
-        "cgpy_owner_bases": [],
+        "cgpy_owner_bases": sorted(owner_bases),
     }
     phase("writing", len(only))
     _write_resolved(

@@ -19,18 +19,24 @@ Tables whose eager form is a walk over every file answer from a superset: every 
 the top of some file (the walks those sets cut short give the same answer without them). Definitions
 written outside their type (``FileExtraction.owners``) are moved by the eager rule over just the files
 that have them (metadata ``cgpy_owner_files``). What the lazy tables cannot answer raises
-:class:`LazyUnavailable` and the sync resolves eagerly instead: a language without ``lazy_resolution``
-(its ``prepare`` reads every file: Go packages, Java packages, C include directories), an extends
-written away from its type (``cgpy_owner_bases``), a member of a type the project does not declare.
+:class:`LazyUnavailable` and the sync resolves eagerly instead: an extends written away from its type
+(``cgpy_owner_bases``), a member of a type the project does not declare, a walk over a whole table.
+
+The files of a language without ``lazy_resolution`` (its ``prepare`` reads every file of it: Go
+packages, Java packages, C++ namespaces) are all filled before any lookup, and its ``prepare`` gets
+them as the eager tables' gets them; the others are filled as lookups reach them (a Python project with
+a few shell scripts, the Linux kernel's C beside its 35 C++ files). When those languages hold half the
+project or more, the sync resolves eagerly: the lazy tables would read most files anyway.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import NamedTuple, cast
 
-from codegraph.index.resolve import COMPONENT, OWNER_KINDS, TYPE_TARGETS, Node, _Project
+from codegraph.index.resolve import COMPONENT, ENCLOSING_TYPES, OWNER_KINDS, TYPE_TARGETS, Node, _Project
 from codegraph.model import OWNER_SOURCE, FileExtraction
 from codegraph.store.project_index import ProjectIndex
 
@@ -123,6 +129,24 @@ class _ByName(dict):
         return self.get(name, [])
 
 
+class _ByQualifiedName(dict):
+    """:meth:`LazyProject.by_qualified_name`: each qualified name's nodes gathered from the files
+    that may hold one (the stored index's, and the changed files), in path order, when first asked."""
+
+    def __init__(self, project: LazyProject, keep: Callable[[Node], bool]):
+        super().__init__()
+        self._project = project
+        self._keep = keep
+
+    def get(self, qualified_name, default=None):
+        if not dict.__contains__(self, qualified_name):
+            dict.__setitem__(self, qualified_name, self._project._qualifying(qualified_name, self._keep))
+        return dict.get(self, qualified_name) or default
+
+    def __getitem__(self, qualified_name):
+        return self.get(qualified_name, [])
+
+
 class LazyProject(_Project):
     """:class:`_Project` over ``fresh`` (full extractions, in the tables from the start) and the rest
     of the project's files (``languages``: path → label), loaded through ``load`` when reached.
@@ -133,6 +157,9 @@ class LazyProject(_Project):
         load: path → the interface of an unchanged file (raises :class:`LazyUnavailable` without one).
         index: the stored index of the last run (node → file, name → files).
         owner_files: files with definitions written outside their type.
+        owner_bases: files with an extends or implements written away from its type (a Rust
+            ``impl Trait for Type``): allowed only in languages filled up front, none of whose
+            files is to be re-resolved (their bases are then all worked out when the bases open).
         manifests: as :func:`codegraph.index.resolve.resolve`.
     """
 
@@ -144,14 +171,23 @@ class LazyProject(_Project):
         index: ProjectIndex,
         owner_files: set[str],
         manifests: dict[str, str | None] | None = None,
+        owner_bases: set[str] | frozenset[str] = frozenset(),
     ):
         from codegraph.index.languages import module_for
 
         super().__init__([], None)  # every attribute of the eager project, empty
         modules = {label: module_for(label) for label in set(languages.values())}
-        unsupported = sorted(label for label, lang in modules.items() if not lang.lazy_resolution)
-        if unsupported:
-            raise LazyUnavailable(f"{', '.join(unsupported)} resolve only eagerly")
+        eager = {label for label, lang in modules.items() if not lang.lazy_resolution}
+        loaded_first = sorted(path for path, label in languages.items() if label in eager)
+        if eager and 2 * len(loaded_first) >= len(languages):
+            # most files would be read up front: the eager tables cost no more
+            raise LazyUnavailable(f"{', '.join(sorted(eager))} resolve only eagerly")
+        # the files whose bases are worked out when the bases open, in one pass as the eager tables'
+        # (an extends written away from its type adds to another file's type)
+        based = {languages[p] for p in owner_bases if p in languages}
+        self._based_first = sorted(p for p, label in languages.items() if label in based)
+        if owner_bases and (based - eager or set(self._based_first) & set(fresh)):
+            raise LazyUnavailable(f"{min(owner_bases)}: an extends written away from its type")
         self._langs = languages
         self._load = load
         self._index = index
@@ -184,10 +220,15 @@ class LazyProject(_Project):
         for path, fx in sorted(fresh.items()):
             self._loaded[path] = fx
             self._ingest(path)
+        for path in loaded_first:  # a language without lazy_resolution: its prepare reads every file
+            self._ensure_path(path)
         self.read_manifests([modules[label] for label in sorted(modules)], manifests)
         for label in sorted(modules):
-            paths = [_PathOnly(p) for p, lbl in sorted(languages.items()) if lbl == label]
-            modules[label].prepare(self, paths)  # type: ignore[arg-type]  # lazy_resolution: reads .path only
+            mine = sorted(p for p, lbl in languages.items() if lbl == label)
+            if label in eager:
+                modules[label].prepare(self, [self._loaded[p] for p in mine])
+            else:  # lazy_resolution: its prepare reads .path only
+                modules[label].prepare(self, [_PathOnly(p) for p in mine])  # type: ignore[misc]
         self._holders_ready = True
 
     # ------------------------------------------------------------ filling
@@ -279,6 +320,23 @@ class LazyProject(_Project):
             found.extend(self._global_of[path].get(name, ()))
         return found
 
+    def by_qualified_name(self, keep: Callable[[Node], bool]) -> _ByQualifiedName:  # type: ignore[override]
+        return _ByQualifiedName(self, keep)
+
+    def _qualifying(self, qualified_name: str, keep: Callable[[Node], bool]) -> list[Node]:
+        """The eager ``by_qualified_name(keep)[qualified_name]``: every file that may hold a node of
+        that qualified name filled, its nodes in file order, the files in path order."""
+        held = {p for p in self._index.files_qualifying(qualified_name) if p in self._langs}
+        nodes = self.nodes
+        found: list[Node] = []
+        for path in sorted(held.union(self._fresh)):
+            self._ensure_path(path)
+            for n in self._loaded[path].nodes:
+                # the node the table holds for that id (a later file's, when two files made one id)
+                if n.qualified_name == qualified_name and dict.get(nodes, n.id) is n and keep(n):
+                    found.append(n)
+        return found
+
     def _ensure_bases(self, class_id: str) -> None:
         """Resolve the extends/implements of the file of ``class_id`` the first time its bases are read."""
         if not self._bases_open or class_id in self._bases_asked:
@@ -292,13 +350,33 @@ class LazyProject(_Project):
 
     def _file_bases(self, f: FileExtraction) -> None:
         """The eager base step for one file whose edges are not re-made: only ``bases`` is filled."""
-        lang = self.lang[f.path]
+        self._bases_over([f], frozenset())
+
+    def _bases_over(self, files: list[FileExtraction], owned_by: set[str] | frozenset[str]) -> None:
+        """The eager base step over ``files`` (path order), whose edges are not re-made: only
+        ``bases`` is filled, every implemented trait after every extended base, as there. An extends
+        written away from its type may name a type of a file in ``owned_by`` only."""
         implemented: dict[str, list[str]] = defaultdict(list)
+        for f in files:
+            self._file_bases_into(f, owned_by, implemented)
+        for implementor, traits in implemented.items():
+            known = self._bases_of(implementor)
+            known.extend(t for t in traits if t not in known)
+
+    def _file_bases_into(
+        self, f: FileExtraction, owned_by: set[str] | frozenset[str], implemented: dict[str, list[str]]
+    ) -> None:
+        lang = self.lang[f.path]
         for ref in f.refs:
             if ref.kind not in HIERARCHY:
                 continue
             if ref.source.startswith(OWNER_SOURCE):
-                raise LazyUnavailable(f"{f.path}: an extends written away from its type")
+                owner = self.resolve_dotted(f.path, f"file:{f.path}", ref.source[len(OWNER_SOURCE) :])
+                if not isinstance(owner, Node) or owner.kind not in ENCLOSING_TYPES:
+                    continue
+                if owner.file_path not in owned_by:
+                    raise LazyUnavailable(f"{f.path}: an extends written away from its type")
+                ref = replace(ref, source=owner.id)
             hit = lang.resolve_ref(self, f.path, ref)
             target = hit[0] if hit is not None else self.resolve_dotted(f.path, ref.source, ref.name)
             if isinstance(target, Node):
@@ -308,9 +386,6 @@ class LazyProject(_Project):
                     self._bases_of(ref.source).append(target.id)
                 elif lang.implements_inherits:
                     implemented[ref.source].append(target.id)
-        for implementor, traits in implemented.items():
-            known = self._bases_of(implementor)
-            known.extend(t for t in traits if t not in known)
 
     def _bases_of(self, class_id: str) -> list[str]:
         found = dict.get(self.bases, class_id)
@@ -341,6 +416,8 @@ class LazyProject(_Project):
         self._visible_cache.clear()
         self._top_names = _Everything()  # type: ignore[assignment]
         self._bases_open = True
+        self._bases_done.update(self._based_first)  # being worked out: as the eager base step's
+        self._bases_over([self.files[p] for p in self._based_first], set(self._based_first))
 
     def _may_export(self, path: str, name: str) -> bool:
         return True  # the eager answer without the shortcut: the walk finds what the holders allow

@@ -16,7 +16,7 @@ import gc
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -292,6 +292,17 @@ class _Project:
                     if lang.reads_manifest(p.rsplit("/", 1)[-1])
                 }
                 self.manifest_problems.update(lang.read_manifests(self, mine))
+
+    def by_qualified_name(self, keep: Callable[[Node], bool]) -> Mapping[str, list[Node]]:
+        """qualified name → the project's nodes of that qualified name that ``keep`` accepts, in the
+        order of ``nodes`` (a language's table of definitions: C's prototype → definition join).
+        Built in one walk over every node; :class:`codegraph.index.lazy.LazyProject` fills it one
+        qualified name at a time."""
+        table: dict[str, list[Node]] = defaultdict(list)
+        for n in self.nodes.values():
+            if keep(n):
+                table[n.qualified_name].append(n)
+        return table
 
     # ------------------------------------------------------------ files and modules
     def files_in_dir(self, directory: str) -> list[str]:

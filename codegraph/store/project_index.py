@@ -29,6 +29,16 @@ class ProjectIndex:
             r[0] for r in self._conn.execute("SELECT DISTINCT file_path FROM nodes WHERE name = ?", (name,))
         ]
 
+    def files_qualifying(self, qualified_name: str) -> list[str]:
+        """The files with a node of qualified name ``qualified_name`` (any kind), by
+        ``idx_nodes_qualified_name``."""
+        return [
+            r[0]
+            for r in self._conn.execute(
+                "SELECT DISTINCT file_path FROM nodes WHERE qualified_name = ?", (qualified_name,)
+            )
+        ]
+
     def interface(self, path: str) -> bytes | None:
         """The encoded interface row (``cgpy_interface``) of ``path``, or None when it has none."""
         row = self._conn.execute("SELECT data FROM cgpy_interface WHERE path = ?", (path,)).fetchone()

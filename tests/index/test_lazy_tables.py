@@ -42,6 +42,18 @@ SNIPPETS = {
         "export function helper() { return 1; }\n",
         "function Shape() {}\nShape.prototype.area = function () { return helper(); };\n",
     ],
+    ".c": [
+        "int lonely_probe(void) { return 0; }\n",
+        "unsigned long kv_hash(const char *key);\n",
+        "static int mix(int a, int b) { return a - b; }\n",
+        'int use_hash(void) { return (int)kv_hash("x") + lonely_probe(); }\n',
+        "size_t kv_bucket(const char *key, size_t nbuckets) { return 0; }\n",
+    ],
+    ".h": [
+        "int lonely_probe(void);\n",
+        "unsigned long kv_hash(const char *key);\n",
+        "struct probe_pair { int a; int b; };\n",
+    ],
 }
 
 
@@ -113,12 +125,64 @@ def _fixture(name: str):
     return lambda out: shutil.copytree(FIXTURES / "repos" / name, out)
 
 
+# a language without lazy_resolution beside lazy ones: its files are filled up front (the kernel's
+# 35 C++ files among 55,000 C files; a Python project's shell scripts)
+MIXED = {
+    "c+cpp": (
+        "c",
+        {
+            "lib/extra.cpp": '#include "../src/hash.h"\n'
+            "namespace kv { int twice(int x) { return x * 2; }\n"
+            'int hashed() { return (int)kv_hash("k") + twice(1); } }\n',
+            "lib/extra.hpp": "namespace kv { int twice(int x); }\n",
+        },
+    ),
+    # an impl written away from its type (``cgpy_owner_bases``): Rust's bases are all worked out
+    # when the bases open
+    "python+rust": (
+        "python",
+        {
+            "rust/Cargo.toml": '[package]\nname = "shapes"\nversion = "0.1.0"\n',
+            "rust/src/lib.rs": "pub mod shape;\npub mod impls;\n",
+            "rust/src/shape.rs": "pub struct Circle { pub r: f64 }\n"
+            "pub trait Area { fn area(&self) -> f64 { 0.0 } }\n",
+            "rust/src/impls.rs": "use crate::shape::{Area, Circle};\nimpl Area for Circle {}\n"
+            "pub fn total(c: &Circle) -> f64 { c.area() }\n",
+        },
+    ),
+    "python+bash": (
+        "python",
+        {
+            "scripts/run.sh": "helper() {\n  echo hi\n}\nmain() {\n  helper\n}\nmain\n",
+            "scripts/other.sh": "source ./run.sh\nhelper\n",
+        },
+    ),
+}
+
+
+def _mixed(name: str):
+    fixture, extra = MIXED[name]
+
+    def make(out: Path) -> None:
+        shutil.copytree(FIXTURES / "repos" / fixture, out)
+        for rel, text in extra.items():
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            (out / rel).write_text(text)
+
+    return make
+
+
 PROJECTS = {
     "python": (_fixture("python"), ".py"),
     "typescript": (_fixture("typescript"), ".ts"),
     "javascript": (_fixture("javascript"), ".js"),
     "monorepo-py": (_monorepo, ".py"),
     "monorepo-ts": (_monorepo, ".ts"),
+    "c": (_fixture("c"), ".c"),
+    "c-headers": (_fixture("c"), ".h"),
+    "c+cpp": (_mixed("c+cpp"), ".c"),
+    "python+bash": (_mixed("python+bash"), ".py"),
+    "python+rust": (_mixed("python+rust"), ".py"),
 }
 
 
@@ -128,7 +192,7 @@ def test_a_sync_with_lazy_tables_writes_the_rows_of_one_with_eager_tables(projec
     paths_taken: Counter = Counter()
 
     @settings(
-        max_examples=4,
+        max_examples=8,
         deadline=None,
         derandomize=True,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -238,6 +302,18 @@ SCRIPTED = {
             "other/lz_c.ts": "import { Kid } from '../src/lz_b';\nexport function use() { return new Kid().run(); }\n\n"
         },
     ],
+    "c": [
+        # a prototype in a header this sync does not read, its definition in a .c file it does not
+        # read either: found by its qualified name
+        {"src/lz_b.c": '#include "hash.h"\nint lz_caller(void) { return (int)kv_hash("k"); }\n'},
+        # a second definition of the prototype's name, in no file paired with the header
+        {"tests/lz_c.c": "unsigned long kv_hash(const char *key) { return 0; }\n"},
+        {"src/lz_b.c": '#include "hash.h"\nint lz_caller(void) { return (int)kv_hash("k") + 1; }\n'},
+        # a file-local (static) function of another file is no candidate
+        {
+            "src/lz_d.c": '#include "hash.h"\nint lz_other(void) { return mix(1, 2) + (int)kv_bucket("a", 2); }\n'
+        },
+    ],
     "javascript": [
         {"lz_a.js": "function Shape() {}\nShape.prototype.area = function () { return 1; };\n"},
         {"lz_b.js": "function Shape2() {}\nShape2.prototype.area = function () { return soloArea(); };\n"},
@@ -256,12 +332,24 @@ SCRIPTED = {
 }
 
 
+# files the scripted edits change, there before the first index: adding or dropping an #include makes
+# the next sync a full resolution (a star import changed)
+SCRIPTED_SETUP = {
+    "c": {
+        "src/lz_b.c": '#include "hash.h"\nint lz_caller(void) { return 0; }\n',
+        "src/lz_d.c": '#include "hash.h"\nint lz_other(void) { return 0; }\n',
+    },
+}
+
+
 @pytest.mark.parametrize("language", sorted(SCRIPTED))
 def test_lazy_tables_answer_unique_names_bases_and_owners_in_unread_files_as_eager_ones(
     language, tmp_path, monkeypatch
 ):
     lazy, eager = tmp_path / "lazy", tmp_path / "eager"
     shutil.copytree(FIXTURES / "repos" / language, lazy)
+    for rel, text in SCRIPTED_SETUP.get(language, {}).items():
+        (lazy / rel).write_text(text)
     eager.mkdir()
     mirror(lazy, eager)
     index_project(ProjectPaths(lazy.resolve()), workers=1)
@@ -277,3 +365,31 @@ def test_lazy_tables_answer_unique_names_bases_and_owners_in_unread_files_as_eag
             m.setattr(indexer, "LAZY_TABLES", False)
             index_project(ProjectPaths(eager.resolve()), workers=1)
         assert rows(lazy) == rows(eager), step
+
+
+def test_an_impl_away_from_its_type_keeps_a_sync_lazy_unless_its_language_is_re_resolved(tmp_path):
+    root = tmp_path / "p"
+    _mixed("python+rust")(root)
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    target = sorted(root.rglob("*.py"))[0]
+    target.write_text(target.read_text() + "\n\ndef probe_one():\n    return 1\n")
+    assert index_project(paths, workers=1).tables == {"path": "lazy"}
+    impls = root / "rust" / "src" / "impls.rs"
+    impls.write_text(impls.read_text() + "\npub fn probe_two() -> i32 { 2 }\n")
+    done = index_project(paths, workers=1)
+    assert done.tables == {
+        "path": "eager",
+        "reason": "rust/src/impls.rs: an extends written away from its type",
+    }
+
+
+def test_a_project_mostly_of_languages_without_lazy_resolution_stays_eager(tmp_path):
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "repos" / "go", root)
+    (root / "tool.py").write_text("def probe():\n    return 1\n")  # one lazy file beside the Go ones
+    paths = ProjectPaths(root.resolve())
+    index_project(paths, workers=1)
+    (root / "tool.py").write_text("def probe():\n    return 2\n")
+    done = index_project(paths, workers=1)
+    assert done.tables["path"] == "eager" and "go resolve only eagerly" in done.tables["reason"]

@@ -1247,6 +1247,8 @@ class _Includes:
 class CFamily(LanguageModule):
     family = "c"
     cpp_rules = False  # C++ syntax and rules (namespaces, classes, overloads): C++ and CUDA
+    # may a file of it hold a namespace block (see _flatten_namespaces)? Not C's grammar
+    namespaces: ClassVar[bool] = True
     self_names = SELF_NAMES
     unique_fallback = False
     implicit_members = True
@@ -1279,7 +1281,8 @@ class CFamily(LanguageModule):
         if state is None:
             paths = [p for p, lang in project.lang.items() if lang.family == "c"]
             state = project.lang_state["c"] = {"includes": _Includes(paths), "defs": None}
-            _flatten_namespaces(project)
+            if any(lang.family == "c" and lang.namespaces for lang in set(project.lang.values())):
+                _flatten_namespaces(project)
 
     def choose_overload(self, project, ref, node: Node) -> Node | None:
         """C++ overloads: the one whose parameter count fits the call's argument count; None when
@@ -1327,18 +1330,20 @@ class CFamily(LanguageModule):
     def _definition_of(self, project, node: Node) -> Node:
         state = project.lang_state["c"]
         if state["defs"] is None:
-            defs: dict[str, list[Node]] = defaultdict(list)
-            for n in project.nodes.values():
-                if (
+            langs = project.lang
+
+            def is_definition(n: Node) -> bool:
+                signature = n.signature or ""
+                return (
                     n.kind in ("function", "method")
-                    and n.signature
-                    and not n.signature.endswith(";")
-                    and not n.signature.startswith("#define")
-                    and project.lang.get(n.file_path) is not None
-                    and project.lang[n.file_path].family == "c"
-                ):
-                    defs[n.qualified_name].append(n)
-            state["defs"] = defs
+                    and bool(signature)
+                    and not signature.endswith(";")
+                    and not signature.startswith("#define")
+                    and langs.get(n.file_path) is not None
+                    and langs[n.file_path].family == "c"
+                )
+
+            state["defs"] = project.by_qualified_name(is_definition)
         return _definition_for(node, state["defs"].get(node.qualified_name, ())) or node
 
     def declaration_of(self, node: Node, named: list[Node]) -> Node | None:
@@ -1409,11 +1414,15 @@ def _flatten_namespaces(project) -> None:
     include brings in, namespace-insensitively), and let every block of one namespace see the
     members of all its blocks (namespaces are open: ``crc32c::Extend`` may be declared in another
     header than ``crc32c::Value``). Out-of-line members (owners) are left to owner attachment."""
-    owned = {nid for f in project.files.values() if project.lang[f.path].family == "c" for nid, _ in f.owners}
+    # only the files of a language with namespaces can hold a namespace block (C's grammar has none),
+    # and a block's members are nodes of its own file: the other files are never read (a lazily filled
+    # project leaves them unread; issue 12)
+    walked = [
+        path for path in project.files if project.lang[path].family == "c" and project.lang[path].namespaces
+    ]
+    owned = {nid for path in walked for nid, _ in project.files[path].owners}
     by_qname: dict[str, list[Node]] = defaultdict(list)
-    for path in project.files:
-        if project.lang[path].family != "c":
-            continue
+    for path in walked:
         top = project.top[path]
         stack = [n for nodes in list(top.values()) for n in nodes if n.kind == "namespace"]
         for n in stack:
@@ -1462,6 +1471,10 @@ class C(CFamily):
     label = "c"
     grammar = "c"
     name = "C"
+    namespaces = False
+    # prepare reads the paths (the include tables) and no namespace block; a prototype's definition
+    # is looked up by its qualified name (by_qualified_name)
+    lazy_resolution = True
     extensions = (".c", ".h")
     builtins = C_BUILTINS
     extracts = (

@@ -408,9 +408,10 @@ class _Classes:
         self.protocols: dict[str, list[Node]] = defaultdict(list)
         self.superclass: dict[str, str] = {}
         self.adopts: dict[str, list[str]] = defaultdict(list)
-        for path, f in project.files.items():
+        for path in project.files:
             if not isinstance(project.lang[path], Objc):
-                continue
+                continue  # not read (a lazily filled project leaves the C files unread; issue 12)
+            f = project.files[path]
             for n in f.nodes:
                 if n.kind == "class" and (n.signature or "").startswith(("@interface", "@implementation")):
                     self.parts[n.name].append(n)
