@@ -1260,6 +1260,24 @@ class _Mentions(Mapping):
                 _MENTIONS[path] = (*self._stats[path], found)
         return found
 
+    def mentioning(self, words: set[str]) -> set[str]:
+        """The files whose mentions hold one of ``words``. A stored file's are searched in their
+        encoded form, not decoded (:func:`incremental.mentions_any`), except in the daemon, which
+        keeps them decoded for its next sync."""
+        if self._stats is not None:
+            return {path for path in self._paths if not self[path].isdisjoint(words)}
+        if self._blobs is None and len(self.known) < len(self._paths):
+            self._blobs = writer.load_mentions(self._conn)
+        found = set()
+        for path in self._paths:
+            said = self.known.get(path)
+            if said is not None:
+                if not said.isdisjoint(words):
+                    found.add(path)
+            elif incremental.mentions_any(self._blobs[path], words):  # type: ignore[index]
+                found.add(path)
+        return found
+
     def __contains__(self, path: object) -> bool:
         return path in self._members
 

@@ -545,3 +545,23 @@ def test_mentions_hold_each_word_once_however_often_a_string_repeats():
     fx = _fx("pkg/m.py", [_node("pkg/m.py", "Run", 1)])
     fx.refs = [Ref("file:pkg/m.py", "calls", name, 1, 0) for name in ("a.b", "<<", "a.b", "<<", "Go")]
     assert incremental.mentions(fx) == {"pkg", "m", "py", "run", "a", "b", "<<", "go"}
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ({"alpha"}, True),  # the first word
+        ({"omega"}, True),  # the last
+        ({"sys"}, True),
+        ({"sy", "ys", "sys_call_x"}, False),  # parts of a word, a longer word: no mention
+        ({"nothing", "omega"}, True),
+        (set(), False),
+    ],
+)
+def test_mentions_any_answers_what_the_decoded_set_answers(words, expected):
+    from codegraph.index.incremental import decode_mentions, encode_mentions, mentions_any
+
+    data = encode_mentions(["alpha", "sys", "sys_call", "omega"])
+    assert mentions_any(data, words) is expected
+    assert (not decode_mentions(data).isdisjoint(words)) is expected
+    assert mentions_any(encode_mentions([]), {"alpha"}) is False

@@ -28,9 +28,10 @@ SNIPPETS = [
 ]
 
 
-def graph(root: Path) -> tuple[set, set, set, str]:
+def graph(root: Path) -> tuple[set, set, set, str, set]:
     """Nodes, edges (kind, line, col, metadata), unresolved references and the recorded unresolved
-    counts: everything resolution decides."""
+    counts (everything resolution decides), and the name vocabulary search expands words with (a
+    sync prunes only the names its deleted nodes had)."""
     with Reader(root) as r:
         nodes = {
             tuple(x)
@@ -50,7 +51,8 @@ def graph(root: Path) -> tuple[set, set, set, str]:
         counts = r.conn.execute(
             "SELECT value FROM project_metadata WHERE key = 'cgpy_unresolved'"
         ).fetchone()[0]
-    return nodes, edges, unresolved, counts
+        vocab = {tuple(x) for x in r.conn.execute("SELECT segment, name FROM name_segment_vocab")}
+    return nodes, edges, unresolved, counts, vocab
 
 
 operation = st.one_of(
