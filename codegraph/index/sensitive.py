@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from posixpath import basename, splitext
 
 # Basename globs (matched case-insensitively) for files whose content is a secret.
@@ -142,20 +143,29 @@ def is_secret(path: str) -> bool:
     :data:`SECRET_DIRS`. ``.env.example``-style templates are config, not secrets (see
     :func:`config_format`). Paths with backslashes are judged by their last ``/`` or ``\\`` segment.
     """
-    parts = [p for p in path.replace("\\", "/").lower().split("/") if p]
-    if not parts:
+    norm = path.replace("\\", "/").lower().rstrip("/")
+    if not norm:
         return False
-    if not SECRET_DIRS.isdisjoint(parts[:-1]):
-        return True
-    name = parts[-1]
+    head, _, name = norm.rpartition("/")
+    # each directory and each file name judged once: discovery asks for every file (0.4 of a
+    # 100,000-file sync's 1.4 CPU seconds of discovery went here, issue 12)
+    return _secret_dir(head) or _secret_name(name)
+
+
+@lru_cache(maxsize=65536)
+def _secret_dir(head: str) -> bool:
+    """Is a directory path (lower-case, ``/``-separated, empty parts allowed) under a secret one?"""
+    return not SECRET_DIRS.isdisjoint(p for p in head.split("/") if p)
+
+
+@lru_cache(maxsize=65536)
+def _secret_name(name: str) -> bool:
+    """Is a lower-case file name a secret's?"""
     if _is_env_template(name):
         return False
     if name in _SECRET_EXACT or name.endswith(_SECRET_SUFFIXES) or name.startswith(_SECRET_PREFIXES):
         return True
-    for longest, pieces in _SECRET_OTHER:
-        if longest in name and _pieces_match(name, pieces):  # the cheap test first: most names fail it
-            return True
-    return False
+    return any(longest in name and _pieces_match(name, pieces) for longest, pieces in _SECRET_OTHER)
 
 
 def config_format(path: str) -> str | None:
