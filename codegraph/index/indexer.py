@@ -535,9 +535,9 @@ def _index_once(
                 ).items():
                     _MEMO[path] = (*stats[path], cache.decode(data))
                 cold = [p for p in reuse_set if _MENTIONS.get(p, (None, None))[:2] != stats[p]]
-                for path, data in writer.load_mentions(conn).items() if cold else ():
+                for path, said in writer.load_mentions(conn).items() if cold else ():
                     if path in stats and path in cold:
-                        _MENTIONS[path] = (*stats[path], incremental.decode_mentions(data))
+                        _MENTIONS[path] = (*stats[path], incremental.decode_mentions(said))
             _check_still_there(paths, identity)
             summary.seconds = time.perf_counter() - started
             record = sound
@@ -1246,7 +1246,7 @@ class _Mentions(Mapping):
         self._paths = paths
         self._members = set(paths)
         self._stats = stats
-        self._blobs: dict[str, bytes] | None = None
+        self._blobs: dict[str, str | bytes] | None = None
 
     def __getitem__(self, path: str) -> frozenset[str]:
         found = self.known.get(path)
@@ -1261,20 +1261,14 @@ class _Mentions(Mapping):
         return found
 
     def mentioning(self, words: set[str]) -> set[str]:
-        """The files whose mentions hold one of ``words``. A stored file's are searched in their
-        encoded form, not decoded (:func:`incremental.mentions_any`), except in the daemon, which
-        keeps them decoded for its next sync."""
+        """The files whose mentions hold one of ``words``. A stored file's are searched by SQLite
+        (:func:`writer.mentioning`) and checked in their encoded form, not decoded, except in the
+        daemon, which keeps them decoded for its next sync."""
         if self._stats is not None:
             return {path for path in self._paths if not self[path].isdisjoint(words)}
-        if self._blobs is None and len(self.known) < len(self._paths):
-            self._blobs = writer.load_mentions(self._conn)
-        found = set()
-        for path in self._paths:
-            said = self.known.get(path)
-            if said is not None:
-                if not said.isdisjoint(words):
-                    found.add(path)
-            elif incremental.mentions_any(self._blobs[path], words):  # type: ignore[index]
+        found = {path for path, said in self.known.items() if not said.isdisjoint(words)}
+        for path, data in writer.mentioning(self._conn, words):
+            if path in self._members and path not in self.known and incremental.mentions_any(data, words):
                 found.add(path)
         return found
 

@@ -111,8 +111,9 @@ CREATE TABLE IF NOT EXISTS cgpy_skipped (
     size INTEGER,
     mtime_ns INTEGER
 );
--- incremental resolution (issue 12): per file, the words its resolution can look up (zlib of
--- newline-joined words, codegraph.index.incremental.mentions), written with its extraction
+-- incremental resolution (issue 12): per file, the words its resolution can look up (newline-joined
+-- words as text, codegraph.index.incremental.mentions; a zlib blob of them in an index written before
+-- stop 29), written with its extraction
 CREATE TABLE IF NOT EXISTS cgpy_mentions (
     path TEXT PRIMARY KEY,
     data BLOB NOT NULL

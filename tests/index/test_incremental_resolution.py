@@ -565,3 +565,44 @@ def test_mentions_any_answers_what_the_decoded_set_answers(words, expected):
     assert mentions_any(data, words) is expected
     assert (not decode_mentions(data).isdisjoint(words)) is expected
     assert mentions_any(encode_mentions([]), {"alpha"}) is False
+
+
+def test_a_sync_plans_from_the_zlib_mentions_an_older_index_stored(tmp_path):
+    """An index written before the mentions were stored as text (a zlib blob per file) plans the
+    same files: SQLite's substring search passes those rows on, and they are decoded."""
+    import sqlite3
+    import zlib
+
+    from codegraph.index.incremental import decode_mentions
+    from codegraph.store.writer import mentioning
+    from tests.conftest import FIXTURES
+
+    live = tmp_path / "live"
+    shutil.copytree(FIXTURES / "repos" / "python", live)
+    paths = ProjectPaths(live.resolve())
+    index_project(paths, workers=1)
+    conn = sqlite3.connect(paths.db)
+    rows = conn.execute("SELECT path, data FROM cgpy_mentions").fetchall()
+    assert rows and all(isinstance(data, str) for _, data in rows)
+    older = sorted(rows)[: len(rows) // 2]  # half the rows as an older index left them
+    conn.executemany(
+        "UPDATE cgpy_mentions SET data = ? WHERE path = ?",
+        [(zlib.compress(data.encode(), 1), path) for path, data in older],
+    )
+    conn.commit()
+    word = sorted(decode_mentions(older[0][1]))[0]
+    hits = dict(mentioning(conn, {word}))
+    assert older[0][0] in hits and all(path in hits for path, _ in older)  # the blobs, to be checked
+    assert all(word in data for data in hits.values() if isinstance(data, str))  # as a substring at least
+    conn.close()
+    # a helper every file of the fixture's shop package mentions changes meaning
+    target = live / "shop" / "utils" / "tree.py"
+    write(
+        live, {"shop/utils/tree.py": target.read_text() + "\n\ndef list_products(request):\n    return 1\n"}
+    )
+    summary = index_project(paths, workers=1)
+    # the changed file and the files that mention the name, some of them through a zlib row
+    assert summary.resolution["mode"] == "incremental" and summary.resolution["files"] >= 2, (
+        summary.resolution
+    )
+    assert full_graph(live) == fresh_graph(live, tmp_path)
