@@ -49,13 +49,18 @@ def words(text: str | None) -> frozenset[str]:
     return found or frozenset({text.lower()})
 
 
+def name_words(path: str) -> frozenset[str]:
+    """The words of ``path``'s file name without the extension (what an ``#include`` of it names,
+    wherever it sits: ``cg_probe`` of ``kernel/cg_probe.c``)."""
+    name = posixpath.basename(path)
+    return words(name.rsplit(".", 1)[0] if "." in name[1:] else name)
+
+
 def path_words(path: str) -> frozenset[str]:
     """The words a module lookup of ``path`` can be keyed by: its file name without the extension
     (``views`` of ``shop/views.py``) and its directory's name (``shop``: a package, a Go or Java
     directory, ``index.ts`` / ``__init__.py`` / ``mod.rs`` reached by their folder)."""
-    directory, name = posixpath.split(path)
-    stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
-    return words(stem) | words(posixpath.basename(directory))
+    return name_words(path) | words(posixpath.basename(posixpath.dirname(path)))
 
 
 @dataclass(slots=True)
@@ -65,7 +70,7 @@ class Fact:
     mentions: frozenset[str]  # the words its meaning is worked out from
 
 
-def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
+def facts(fx: FileExtraction, self_names: Iterable[str] = (), includes: bool = False) -> list[Fact]:
     """The facts of one file's extraction that lookups from other files can read.
 
     Left out, because no lookup reads them (``codegraph/index/resolve.py`` and the language modules
@@ -86,7 +91,11 @@ def facts(fx: FileExtraction, self_names: Iterable[str] = ()) -> list[Fact]:
 
     for n in fx.nodes:
         if n.kind == "file":
-            add(("n", n.id, n.kind, n.name, n.qualified_name, n.language), path_words(fx.path))
+            # ``includes``: the language's ``file_includes`` (a file looked up by its name alone)
+            add(
+                ("n", n.id, n.kind, n.name, n.qualified_name, n.language),
+                name_words(fx.path) if includes else path_words(fx.path),
+            )
             continue
         key = (
             "n",
@@ -255,6 +264,10 @@ def manifest_change(before: dict[str, str], after: dict[str, str]) -> str:
     return ""
 
 
+def _facts(fx: FileExtraction, self_names, file_includes) -> list[Fact]:
+    return facts(fx, self_names(fx.language), file_includes(fx.language))
+
+
 def plan(
     changed: dict[str, tuple[FileExtraction | None, FileExtraction | None]],
     mentions_of: Mapping[str, frozenset[str]],
@@ -264,6 +277,7 @@ def plan(
     max_files: int,
     project_wide: Callable[[FileExtraction], frozenset[str]] = lambda fx: frozenset(),
     module_names: Callable[[FileExtraction], frozenset[str]] = lambda fx: frozenset(),
+    file_includes: Callable[[str], bool] = lambda label: False,
 ) -> Plan:
     """The files whose references can resolve differently after ``changed``.
 
@@ -279,6 +293,9 @@ def plan(
         project_wide: a file's part in an inference over the whole project (its language's
             ``project_wide``): a change to the project's union of those re-resolves everything.
         module_names: names its language also looks a file up by as a module (``module_names``).
+        file_includes: language label → its ``file_includes``: a file of it added, removed or with
+            a changed star import makes the words of its file name (and module names) subjects,
+            without its directory's, instead of re-resolving everything for the star import.
 
     Returns:
         A :class:`Plan`; ``files`` includes every changed file still in the project.
@@ -303,19 +320,29 @@ def plan(
             return Plan(None, "a project-wide inference reads a changed import or package")
     subjects: set[str] = set()
     for path, (old, new) in changed.items():
-        before = {f.key: f for f in facts(old, self_names(old.language))} if old is not None else {}
-        after = {f.key: f for f in facts(new, self_names(new.language))} if new is not None else {}
+        before = {f.key: f for f in _facts(old, self_names, file_includes)} if old is not None else {}
+        after = {f.key: f for f in _facts(new, self_names, file_includes)} if new is not None else {}
+        label = (new or old).language  # type: ignore[union-attr]  # one of them is there
         if (old is None) != (new is None) or (
             old is not None and new is not None and old.language != new.language
         ):
-            subjects |= path_words(path)
+            # an include names the file, not its directory: every file including linux/kernel.h
+            # mentions "kernel"
+            subjects |= name_words(path) if file_includes(label) else path_words(path)
             for fx in (old, new):
                 for name in module_names(fx) if fx is not None else ():
                     subjects |= words(name)
         for key in before.keys() ^ after.keys():
             fact = before.get(key) or after[key]
             if fact.subjects is EVERYTHING:
-                return Plan(None, f"{path}: a star or bare import changed")
+                if not (key[0] == "i" and key[1] == "*" and file_includes(label)):
+                    return Plan(None, f"{path}: a star or bare import changed")
+                # what the file sees changed: the files that include it read that, and name it
+                subjects |= name_words(path)
+                for fx in (old, new):
+                    for name in module_names(fx) if fx is not None else ():
+                        subjects |= words(name)
+                continue
             subjects |= fact.subjects
     files = {p for p, (_, new) in changed.items() if new is not None}
     examined: set[str] = set()
@@ -346,7 +373,7 @@ def plan(
         for path in sorted(files - examined):
             examined.add(path)
             fx = extraction(path)
-            for fact in facts(fx, self_names(fx.language)):
+            for fact in _facts(fx, self_names, file_includes):
                 if fact.mentions.isdisjoint(subjects):
                     continue
                 if fact.subjects is EVERYTHING:

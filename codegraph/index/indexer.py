@@ -1231,6 +1231,7 @@ def _plan(
         max_files=max_files,
         project_wide=lambda fx: module_for(fx.language).project_wide(fx),
         module_names=lambda fx: module_for(fx.language).module_names(fx.path, manifests),
+        file_includes=lambda label: module_for(label).file_includes,
     )
     return found.files, found.reason
 

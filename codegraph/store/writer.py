@@ -803,7 +803,11 @@ _UNRESOLVED_SQL = (
     "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)"
 )
 _VOCAB_SQL = "INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)"
-_VOCAB_PRUNE_SQL = "DELETE FROM name_segment_vocab WHERE name NOT IN (SELECT name FROM nodes)"
+# the names of file and import nodes have no vocabulary rows (_vocab_rows): a name only they hold is gone
+_VOCAB_PRUNE_SQL = (
+    "DELETE FROM name_segment_vocab WHERE name NOT IN "
+    "(SELECT name FROM nodes WHERE kind NOT IN ('file', 'import'))"
+)
 
 
 def _edge_rows(edges: list[Edge]) -> list[tuple]:
@@ -825,14 +829,12 @@ def _unresolved_rows(unresolved: list[tuple[Ref, str, str]]) -> list[tuple]:
 
 
 def _prune_vocab(conn: sqlite3.Connection, names: set[str]) -> None:
-    """Drop the vocabulary rows of those of ``names`` that no node has any more (``_VOCAB_PRUNE_SQL``
-    for a sync: only a deleted node's name can have gone, and its rows are found by their key; the
-    whole-table statement took 7.8 s of a one-file sync of the Linux kernel, issue 12)."""
-    gone = sorted(
-        n
-        for n in names
-        if conn.execute("SELECT 1 FROM nodes WHERE name = ? LIMIT 1", (n,)).fetchone() is None
-    )
+    """Drop the vocabulary rows of those of ``names`` that no node but a file or import node has any
+    more (``_VOCAB_PRUNE_SQL`` for a sync: only a deleted node's name can have gone, and its rows are
+    found by their key; the whole-table statement took 7.8 s of a one-file sync of the Linux kernel,
+    issue 12)."""
+    held = "SELECT 1 FROM nodes WHERE name = ? AND kind NOT IN ('file', 'import') LIMIT 1"
+    gone = sorted(n for n in names if conn.execute(held, (n,)).fetchone() is None)
     conn.executemany(
         "DELETE FROM name_segment_vocab WHERE segment = ? AND name = ?",
         [(segment, name) for name in gone for segment in sorted(name_segments(name))],

@@ -606,3 +606,79 @@ def test_a_sync_plans_from_the_zlib_mentions_an_older_index_stored(tmp_path):
         summary.resolution
     )
     assert full_graph(live) == fresh_graph(live, tmp_path)
+
+
+C_INCLUDES = {
+    "a.h": "int helper(void);\n",
+    "a.c": '#include "a.h"\nint helper(void) { return 1; }\n',
+    "c.c": "int helper(void) { return 2; }\n",  # a second definition: the bare name is ambiguous
+    "b.h": "int b_only(void);\n",
+    "main.c": '#include "b.h"\nint main(void) { return helper(); }\n',
+}
+
+
+def _helper_target(root: Path) -> set[str]:
+    with Reader(root) as r:
+        return {
+            row[0]
+            for row in r.conn.execute(
+                "SELECT t.file_path FROM edges e JOIN nodes s ON s.id = e.source JOIN nodes t ON t.id = e.target "
+                "WHERE s.name = 'main' AND e.kind = 'calls'"
+            )
+        }
+
+
+def test_an_include_added_to_a_source_file_re_resolves_that_file_only(tmp_path):
+    live = tmp_path / "live"
+    write(live, C_INCLUDES)
+    paths = ProjectPaths(live.resolve())
+    index_project(paths, workers=1)
+    assert _helper_target(live) == set()  # two definitions, neither prototype in sight
+    write(live, {"main.c": '#include "b.h"\n#include "a.h"\nint main(void) { return helper(); }\n'})
+    summary = index_project(paths, workers=1)
+    # no file includes main.c: what it sees changed for it alone
+    assert summary.resolution == {
+        "mode": "incremental",
+        "files": 1,
+        "references": summary.resolution["references"],
+    }
+    assert _helper_target(live) == {"a.c"}  # the prototype a.h declares → its paired definition
+    assert full_graph(live) == fresh_graph(live, tmp_path)
+
+
+def test_an_include_added_to_a_header_re_resolves_the_files_that_include_it(tmp_path):
+    live = tmp_path / "live"
+    write(live, C_INCLUDES)
+    paths = ProjectPaths(live.resolve())
+    index_project(paths, workers=1)
+    write(live, {"b.h": '#include "a.h"\nint b_only(void);\n'})  # main.c now sees a.h through b.h
+    summary = index_project(paths, workers=1)
+    assert summary.resolution["mode"] == "full" or summary.resolution["files"] >= 2, summary.resolution
+    assert _helper_target(live) == {"a.c"}
+    assert full_graph(live) == fresh_graph(live, tmp_path)
+
+
+def test_a_name_left_only_to_an_import_node_leaves_the_vocabulary_as_a_fresh_index_has_it(tmp_path):
+    """Found by the adversarial pass (stop 29): the vocabulary holds the names of symbols, not of
+    file or import nodes, and a sync kept the rows of a deleted function whose name an import kept."""
+    live = tmp_path / "live"
+    write(
+        live,
+        {
+            "a.py": "def json_tools():\n    return 1\n\n\ndef other():\n    return 2\n",
+            "b.py": "import json_tools\nfrom a import other\n\n\ndef use():\n    return other()\n",
+        },
+    )
+    paths = ProjectPaths(live.resolve())
+    index_project(paths, workers=1)
+    write(live, {"a.py": "def other():\n    return 2\n"})
+    index_project(paths, workers=1)
+    vocab = "SELECT segment, name FROM name_segment_vocab WHERE name = 'json_tools'"
+    with Reader(live) as r:
+        assert r.conn.execute(vocab).fetchall() == []
+    fresh = tmp_path / "fresh"
+    shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
+    index_project(ProjectPaths(fresh.resolve()), workers=1)
+    with Reader(live) as a, Reader(fresh) as b:
+        rows = "SELECT segment, name FROM name_segment_vocab ORDER BY 1, 2"
+        assert a.conn.execute(rows).fetchall() == b.conn.execute(rows).fetchall()

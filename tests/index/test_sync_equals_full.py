@@ -107,6 +107,21 @@ LANGUAGES = {
         ".php",
         ["\nfunction helper() { return 1; }\n", "\nfunction use_helper() { return helper(); }\n"],
     ),
+    # an #include added to a source file re-resolves it and what includes it, not the project
+    "c": (
+        "c",
+        ".c",
+        [
+            '#include "hash.h"\nint use_hash_again(void) { return (int)kv_hash("y"); }\n',
+            "unsigned long kv_hash(const char *key) { return 7; }\n",
+            '#include "internal.h"\nstatic int mix(int a, int b) { return a + b; }\n',
+        ],
+    ),
+    "c-headers": (
+        "c",
+        ".h",
+        ['#include "hash.h"\nint probe_decl(int x);\n', "unsigned long kv_hash(const char *key);\n"],
+    ),
 }
 
 

@@ -72,6 +72,12 @@ class LanguageModule:
         lazy_resolution: may a sync resolve this language's files with tables filled as lookups
             reach them (``codegraph.index.lazy``, issue 12)? Only when :meth:`prepare` reads nothing
             but each file's path and no other hook walks every file.
+        file_includes: does the language reach files the way C's ``#include`` does: by the file's
+            own name (never by its directory's), the names a star import brings in seen only by
+            its file and by the files that include it? A file added, removed or with a changed
+            star import then re-resolves the files that name it (and a file that star-imports it
+            re-resolves everything), not the whole project (issue 12: every new C file of the
+            Linux kernel, in a directory named ``kernel``, made its sync a full resolution).
         resolves_by_position: does resolving a reference read its line or column (PHP and Ruby:
             what a variable holds at that line)? When not, references of one file with the same
             source, kind, name, receiver, arity and arguments are resolved once (the resolver's
@@ -129,6 +135,7 @@ class LanguageModule:
     constructor_names: ClassVar[tuple[str, ...]] = ()
     foreign_owners: ClassVar[bool] = False
     lazy_resolution: ClassVar[bool] = False
+    file_includes: ClassVar[bool] = False
     resolves_by_position: ClassVar[bool] = False
     whole_package_imports: ClassVar[bool] = False
     test_suffixes: ClassVar[tuple[str, ...]] = ()

@@ -1247,6 +1247,8 @@ class _Includes:
 class CFamily(LanguageModule):
     family = "c"
     cpp_rules = False  # C++ syntax and rules (namespaces, classes, overloads): C++ and CUDA
+    # an #include names a file; what it brings in is seen by its file and the files including that one
+    file_includes = True
     # may a file of it hold a namespace block (see _flatten_namespaces)? Not C's grammar
     namespaces: ClassVar[bool] = True
     self_names = SELF_NAMES
