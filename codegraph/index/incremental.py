@@ -264,6 +264,18 @@ def manifest_change(before: dict[str, str], after: dict[str, str]) -> str:
     return ""
 
 
+def _lookup_words(path: str, versions, includes: bool, module_names) -> set[str]:
+    """The words a lookup of ``path`` as a module can be keyed by, before and after the change
+    (``versions``: its extractions, None where absent). ``includes``: its language's
+    ``file_includes``, where an include names the file, not its directory (every file including
+    linux/kernel.h mentions "kernel")."""
+    found = set(name_words(path) if includes else path_words(path))
+    for fx in versions:
+        for name in module_names(fx) if fx is not None else ():
+            found |= words(name)
+    return found
+
+
 def _facts(fx: FileExtraction, self_names, file_includes) -> list[Fact]:
     return facts(fx, self_names(fx.language), file_includes(fx.language))
 
@@ -326,22 +338,14 @@ def plan(
         if (old is None) != (new is None) or (
             old is not None and new is not None and old.language != new.language
         ):
-            # an include names the file, not its directory: every file including linux/kernel.h
-            # mentions "kernel"
-            subjects |= name_words(path) if file_includes(label) else path_words(path)
-            for fx in (old, new):
-                for name in module_names(fx) if fx is not None else ():
-                    subjects |= words(name)
+            subjects |= _lookup_words(path, (old, new), file_includes(label), module_names)
         for key in before.keys() ^ after.keys():
             fact = before.get(key) or after[key]
             if fact.subjects is EVERYTHING:
                 if not (key[0] == "i" and key[1] == "*" and file_includes(label)):
                     return Plan(None, f"{path}: a star or bare import changed")
                 # what the file sees changed: the files that include it read that, and name it
-                subjects |= name_words(path)
-                for fx in (old, new):
-                    for name in module_names(fx) if fx is not None else ():
-                        subjects |= words(name)
+                subjects |= _lookup_words(path, (old, new), True, module_names)
                 continue
             subjects |= fact.subjects
     files = {p for p, (_, new) in changed.items() if new is not None}

@@ -113,38 +113,21 @@ class _Files(Mapping):
         return len(self._project._langs)
 
 
-class _ByName(dict):
-    """name → top-level types and functions of that name across the project, in path order."""
+class _FilledOnAsk(dict):
+    """A table whose answer for a key is worked out (``fill``) the first time it is asked for: the
+    top-level definitions of a name across the project, the nodes of a qualified name."""
 
-    def __init__(self, project: LazyProject):
+    def __init__(self, fill: Callable[[str], list[Node]]):
         super().__init__()
-        self._project = project
+        self._fill = fill
 
-    def get(self, name, default=None):
-        if not dict.__contains__(self, name):
-            dict.__setitem__(self, name, self._project._defining(name))
-        return dict.get(self, name) or default
+    def get(self, key, default=None):
+        if not dict.__contains__(self, key):
+            dict.__setitem__(self, key, self._fill(key))
+        return dict.get(self, key) or default
 
-    def __getitem__(self, name):
-        return self.get(name, [])
-
-
-class _ByQualifiedName(dict):
-    """:meth:`LazyProject.by_qualified_name`: each qualified name's nodes gathered from the files
-    that may hold one (the stored index's, and the changed files), in path order, when first asked."""
-
-    def __init__(self, project: LazyProject, keep: Callable[[Node], bool]):
-        super().__init__()
-        self._project = project
-        self._keep = keep
-
-    def get(self, qualified_name, default=None):
-        if not dict.__contains__(self, qualified_name):
-            dict.__setitem__(self, qualified_name, self._project._qualifying(qualified_name, self._keep))
-        return dict.get(self, qualified_name) or default
-
-    def __getitem__(self, qualified_name):
-        return self.get(qualified_name, [])
+    def __getitem__(self, key):
+        return self.get(key, [])
 
 
 class LazyProject(_Project):
@@ -215,7 +198,7 @@ class LazyProject(_Project):
         self.bindings = _Filled(by_path)
         self.star = _Filled(by_path)
         self.exports = _Filled(by_path)
-        self.global_by_name = _ByName(self)  # type: ignore[assignment]
+        self.global_by_name = _FilledOnAsk(self._defining)  # type: ignore[assignment]
         self.bases = _Filled(self._ensure_bases, list)
         for path, fx in sorted(fresh.items()):
             self._loaded[path] = fx
@@ -320,8 +303,8 @@ class LazyProject(_Project):
             found.extend(self._global_of[path].get(name, ()))
         return found
 
-    def by_qualified_name(self, keep: Callable[[Node], bool]) -> _ByQualifiedName:  # type: ignore[override]
-        return _ByQualifiedName(self, keep)
+    def by_qualified_name(self, keep: Callable[[Node], bool]) -> _FilledOnAsk:  # type: ignore[override]
+        return _FilledOnAsk(lambda qualified_name: self._qualifying(qualified_name, keep))
 
     def _qualifying(self, qualified_name: str, keep: Callable[[Node], bool]) -> list[Node]:
         """The eager ``by_qualified_name(keep)[qualified_name]``: every file that may hold a node of
@@ -346,11 +329,7 @@ class LazyProject(_Project):
         if node is None or node.file_path in self._bases_done:
             return
         self._bases_done.add(node.file_path)
-        self._file_bases(self.files[node.file_path])
-
-    def _file_bases(self, f: FileExtraction) -> None:
-        """The eager base step for one file whose edges are not re-made: only ``bases`` is filled."""
-        self._bases_over([f], frozenset())
+        self._bases_over([self.files[node.file_path]], frozenset())
 
     def _bases_over(self, files: list[FileExtraction], owned_by: set[str] | frozenset[str]) -> None:
         """The eager base step over ``files`` (path order), whose edges are not re-made: only

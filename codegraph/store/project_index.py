@@ -25,19 +25,16 @@ class ProjectIndex:
     def files_naming(self, name: str) -> list[str]:
         """The files with a node named ``name`` (any kind, any nesting: a superset of the files
         defining it at the top), by ``idx_nodes_name``."""
-        return [
-            r[0] for r in self._conn.execute("SELECT DISTINCT file_path FROM nodes WHERE name = ?", (name,))
-        ]
+        return self._files_where("name", name)
 
     def files_qualifying(self, qualified_name: str) -> list[str]:
         """The files with a node of qualified name ``qualified_name`` (any kind), by
         ``idx_nodes_qualified_name``."""
-        return [
-            r[0]
-            for r in self._conn.execute(
-                "SELECT DISTINCT file_path FROM nodes WHERE qualified_name = ?", (qualified_name,)
-            )
-        ]
+        return self._files_where("qualified_name", qualified_name)
+
+    def _files_where(self, column: str, value: str) -> list[str]:
+        sql = f"SELECT DISTINCT file_path FROM nodes WHERE {column} = ?"  # column: one of the two above
+        return [r[0] for r in self._conn.execute(sql, (value,))]
 
     def interface(self, path: str) -> bytes | None:
         """The encoded interface row (``cgpy_interface``) of ``path``, or None when it has none."""

@@ -803,10 +803,11 @@ _UNRESOLVED_SQL = (
     "language, status, name_tail) VALUES (?, ?, ?, ?, ?, ?, ?, 'failed', ?)"
 )
 _VOCAB_SQL = "INSERT OR IGNORE INTO name_segment_vocab(segment, name) VALUES (?, ?)"
-# the names of file and import nodes have no vocabulary rows (_vocab_rows): a name only they hold is gone
+# the node kinds whose names have no vocabulary rows (_vocab_rows): a name only they hold is gone
+_UNNAMED_KINDS = ("file", "import")
+_SYMBOL_KINDS_SQL = f"kind NOT IN {_UNNAMED_KINDS!r}"
 _VOCAB_PRUNE_SQL = (
-    "DELETE FROM name_segment_vocab WHERE name NOT IN "
-    "(SELECT name FROM nodes WHERE kind NOT IN ('file', 'import'))"
+    f"DELETE FROM name_segment_vocab WHERE name NOT IN (SELECT name FROM nodes WHERE {_SYMBOL_KINDS_SQL})"
 )
 
 
@@ -833,7 +834,7 @@ def _prune_vocab(conn: sqlite3.Connection, names: set[str]) -> None:
     more (``_VOCAB_PRUNE_SQL`` for a sync: only a deleted node's name can have gone, and its rows are
     found by their key; the whole-table statement took 7.8 s of a one-file sync of the Linux kernel,
     issue 12)."""
-    held = "SELECT 1 FROM nodes WHERE name = ? AND kind NOT IN ('file', 'import') LIMIT 1"
+    held = f"SELECT 1 FROM nodes WHERE name = ? AND {_SYMBOL_KINDS_SQL} LIMIT 1"
     gone = sorted(n for n in names if conn.execute(held, (n,)).fetchone() is None)
     conn.executemany(
         "DELETE FROM name_segment_vocab WHERE segment = ? AND name = ?",
@@ -842,7 +843,7 @@ def _prune_vocab(conn: sqlite3.Connection, names: set[str]) -> None:
 
 
 def _vocab_rows(parsed: list[ParsedFile]) -> list[tuple[str, str]]:
-    names = {n.name for p in parsed for n in p.extraction.nodes if n.kind not in ("file", "import")}
+    names = {n.name for p in parsed for n in p.extraction.nodes if n.kind not in _UNNAMED_KINDS}
     return [(seg, name) for name in names for seg in name_segments(name)]
 
 
