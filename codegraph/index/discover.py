@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from codegraph.index.languages import is_manifest, language_for, names_package, unsupported_language
-from codegraph.index.sensitive import is_secret
+from codegraph.index.sensitive import is_secret, is_secret_dir
 from codegraph.paths import read_regular
 
 if TYPE_CHECKING:
@@ -71,9 +71,10 @@ UNDECODABLE_NAME = "file name is not valid UTF-8"
 MINIFIED_AVG_LINE = 500
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
-    """A file to index: POSIX path relative to the root, stat facts, language labels."""
+class SourceFile(NamedTuple):
+    """A file to index: POSIX path relative to the root, stat facts, language labels. A named tuple:
+    discovery makes one per file on every sync, and a frozen dataclass's ``__init__`` cost 1 µs of it
+    (0.1 s of a 100,000-file sync; issue 12)."""
 
     path: str
     size: int
@@ -625,31 +626,52 @@ def discover(
     classify = _classifier(extensions, table)
     manifest = table.is_manifest if table is not None else is_manifest
     packaged = table.names_package if table is not None else names_package
+    # what a path's directory and its file name say, each worked out once (a sync walks every
+    # file: 100,000 of them asked five questions each, issue 12): directory → (UTF-8, secret,
+    # under a default-ignored name); name → (UTF-8, classify(name), secret)
+    of_dir: dict[str, tuple[bool, bool, bool]] = {}
+    of_name: dict[str, tuple[bool, tuple[str, str] | None, str | None, bool]] = {}
     for rel in candidates:
-        if not _utf8(rel):  # the index stores paths as UTF-8 text: such a name cannot be one
+        cut = rel.rfind("/") + 1
+        head, name = rel[:cut], rel[cut:]
+        in_dir = of_dir.get(head)
+        if in_dir is None:
+            in_dir = of_dir[head] = (
+                _utf8(head),
+                is_secret_dir(head),
+                not DEFAULT_IGNORED_DIRS.isdisjoint(head.split("/")),
+            )
+        named = of_name.get(name)
+        if named is None:
+            named = of_name[name] = (_utf8(name), *classify(name), is_secret(name))
+        if not (in_dir[0] and named[0]):  # the index stores paths as UTF-8 text: such a name cannot be one
             result.skipped[printable_path(rel)] = UNDECODABLE_NAME
             continue
-        lang, other = classify(rel.rsplit("/", 1)[-1])
-        if lang is None and manifest(rel.rsplit("/", 1)[-1]):
+        lang, other = named[1], named[2]
+        # a backslash is a separator to is_secret: such a path is judged whole
+        secret = is_secret(rel) if "\\" in rel else in_dir[1] or named[3]
+        if lang is None and manifest(name):
             _add_manifest(result, root, rel, tracked, excluded, max_bytes, packaged)
             continue
         if lang is None:
             if (
                 other is not None
-                and not is_secret(rel)
-                and not _default_ignored(root, rel, tracked, packaged)
+                and not secret
+                and not (in_dir[2] and _default_ignored(root, rel, tracked, packaged))
             ):
                 if excluded is None or not excluded.match_file(rel):
                     result.skipped[rel] = f"language not supported yet ({other})"
             continue
-        if is_secret(rel):
+        if secret:
             result.skipped[rel] = "secret file"
             continue
         if excluded is not None and excluded.match_file(rel):
             result.skipped[rel] = "excluded by codegraph.json"
             continue
-        if _default_ignored(root, rel, tracked, packaged) and not (
-            included is not None and included.match_file(rel)
+        if (
+            in_dir[2]
+            and _default_ignored(root, rel, tracked, packaged)
+            and not (included is not None and included.match_file(rel))
         ):
             result.skipped[rel] = "ignored directory"
             continue

@@ -459,7 +459,7 @@ def _index_once(
         ).fetchone()
         stale_cache = cache_version is None or cache_version[0] != CACHE_VERSION
         cached = {} if full or stale_cache else writer.load_cache(conn)
-        previous = writer.indexed_paths(conn)
+        previous = writer.indexed_languages(conn)  # path → language
         # a file whose language a codegraph.json ``extensions`` edit changed is parsed again. Compared
         # as the mapping decides it, not with the stored label: a module may pick the label from the
         # content (a C++ header among .h files), and such a file is unchanged
@@ -476,7 +476,7 @@ def _index_once(
             hit = cached.get(f.path)
             prev = prev_skips.get(f.path)
             if hit is not None and hit[0] == f.size and hit[1] == f.mtime_ns and not remapped(f.path):
-                if verify_hash and _hash_file(str(root / f.path)) != hit[2]:
+                if verify_hash and _hash_file(str(root / f.path)) != writer.cached_hash(conn, f.path):
                     to_parse.append(f)
                 else:
                     reuse.append(f.path)
@@ -491,7 +491,7 @@ def _index_once(
                 to_parse.append(f)
         known_skipped = {**found.skipped, **content_skips}
         reuse_set = set(reuse)
-        removed = sorted(previous - set(current))
+        removed = sorted(previous.keys() - current.keys())
         summary = IndexSummary(
             root=str(root),
             files=len(current),
@@ -1049,7 +1049,7 @@ def _update_lazy(conn, root, summary, change: tuple, run: tuple, phase, manifest
         if has_bases:
             owner_bases.add(p.path)
     index = ProjectIndex(conn)
-    languages = {path: label for path, label in index.languages().items() if path not in gone}
+    languages = {path: label for path, label in previous.items() if path not in gone}
     if set(languages) != set(reuse_set):
         raise LazyUnavailable("the indexed files are not the unchanged ones")
     languages.update((p.path, p.language) for p in parsed)
@@ -1208,8 +1208,7 @@ def _plan(
     if stats is not None:
         for path in set(_MENTIONS) - set(stats):
             del _MENTIONS[path]
-    stored = writer.load_resolved(conn)
-    if not previous <= set(stored):
+    if not writer.all_resolved(conn):
         return None, "the index has no record of what each file resolved"
     changed_old = [p.path for p in parsed if p.path in previous] + list(removed)
     old = {path: cache.decode(data) for path, data in writer.load_cached_rows(conn, changed_old).items()}
@@ -1218,7 +1217,7 @@ def _plan(
     changed = {p.path: (old.get(p.path), p.extraction) for p in parsed}
     changed.update({path: (old[path], None) for path in removed})
     linked: dict[str, set[str]] = {}
-    for path, others in stored.items():
+    for path, others in writer.resolved_links(conn).items():
         for other in others:
             linked.setdefault(path, set()).add(other)
             linked.setdefault(other, set()).add(path)

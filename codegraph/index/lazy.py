@@ -206,8 +206,11 @@ class LazyProject(_Project):
         for path in loaded_first:  # a language without lazy_resolution: its prepare reads every file
             self._ensure_path(path)
         self.read_manifests([modules[label] for label in sorted(modules)], manifests)
+        of_label: dict[str, list[str]] = {label: [] for label in modules}
+        for path, label in languages.items():
+            of_label[label].append(path)
         for label in sorted(modules):
-            mine = sorted(p for p, lbl in languages.items() if lbl == label)
+            mine = sorted(of_label[label])
             if label in eager:
                 modules[label].prepare(self, [self._loaded[p] for p in mine])
             else:  # lazy_resolution: its prepare reads .path only

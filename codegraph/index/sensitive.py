@@ -152,6 +152,13 @@ def is_secret(path: str) -> bool:
     return _secret_dir(head) or _secret_name(name)
 
 
+def is_secret_dir(directory: str) -> bool:
+    """True when every file under ``directory`` (POSIX, relative to the root, ``""`` for the root)
+    is secret by its path alone: ``is_secret(directory + "/" + name)`` for any name that is not a
+    secret's (see :data:`SECRET_DIRS`)."""
+    return _secret_dir(directory.replace("\\", "/").lower())
+
+
 @lru_cache(maxsize=65536)
 def _secret_dir(head: str) -> bool:
     """Is a directory path (lower-case, ``/``-separated, empty parts allowed) under a secret one?"""

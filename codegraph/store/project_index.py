@@ -13,10 +13,6 @@ class ProjectIndex:
     def __init__(self, conn: sqlite3.Connection):
         self._conn = conn
 
-    def languages(self) -> dict[str, str]:
-        """path → language label of every indexed file."""
-        return dict(self._conn.execute("SELECT path, language FROM files"))
-
     def file_of(self, node_id: str) -> str | None:
         """The file that held node ``node_id`` (the primary key), or None when no file did."""
         row = self._conn.execute("SELECT file_path FROM nodes WHERE id = ?", (node_id,)).fetchone()

@@ -48,12 +48,15 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def load_cache(conn: sqlite3.Connection) -> dict[str, tuple[int, int, str]]:
-    """path → (size, mtime_ns, content hash) of every cached extraction."""
-    return {
-        r[0]: (r[1], r[2], r[3])
-        for r in conn.execute("SELECT path, size, mtime_ns, content_hash FROM cgpy_extract_cache")
-    }
+def load_cache(conn: sqlite3.Connection) -> dict[str, tuple[int, int]]:
+    """path → (size, mtime_ns) of every cached extraction (from ``idx_cgpy_extract_cache_stat``)."""
+    return {r[0]: (r[1], r[2]) for r in conn.execute("SELECT path, size, mtime_ns FROM cgpy_extract_cache")}
+
+
+def cached_hash(conn: sqlite3.Connection, path: str) -> str | None:
+    """The content hash (sha256 hex) ``path``'s cached extraction was made from, or None without one."""
+    row = conn.execute("SELECT content_hash FROM cgpy_extract_cache WHERE path = ?", (path,)).fetchone()
+    return row[0] if row else None
 
 
 def load_cached_data(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:
@@ -61,8 +64,9 @@ def load_cached_data(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str
     return {r[0]: r[1] for r in conn.execute("SELECT path, data FROM cgpy_extract_cache") if r[0] in wanted}
 
 
-def indexed_paths(conn: sqlite3.Connection) -> set[str]:
-    return {r[0] for r in conn.execute("SELECT path FROM files")}
+def indexed_languages(conn: sqlite3.Connection) -> dict[str, str]:
+    """path → language label of every indexed file (``files``)."""
+    return dict(conn.execute("SELECT path, language FROM files"))
 
 
 def set_metadata(conn: sqlite3.Connection, values: dict[str, object]) -> None:
@@ -292,12 +296,16 @@ def load_interfaces(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str,
     }
 
 
-def load_resolved(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
-    """path → linked files of every file the last runs resolved (``cgpy_resolved``)."""
-    return {
-        path: tuple(json.loads(linked)) if linked else ()
-        for path, linked in conn.execute("SELECT path, linked FROM cgpy_resolved")
-    }
+def resolved_links(conn: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    """path → linked files of each file the last runs resolved that has any (``cgpy_resolved``)."""
+    rows = conn.execute("SELECT path, linked FROM cgpy_resolved WHERE linked IS NOT NULL AND linked != ''")
+    return {path: tuple(json.loads(linked)) for path, linked in rows}
+
+
+def all_resolved(conn: sqlite3.Connection) -> bool:
+    """Whether every indexed file has a ``cgpy_resolved`` row (what its last resolution left)."""
+    missing = "SELECT 1 FROM files WHERE NOT EXISTS (SELECT 1 FROM cgpy_resolved r WHERE r.path = files.path)"
+    return conn.execute(f"{missing} LIMIT 1").fetchone() is None
 
 
 def load_cached_rows(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, bytes]:

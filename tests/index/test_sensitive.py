@@ -17,6 +17,7 @@ from codegraph.index.sensitive import (
     _pieces_match,
     config_format,
     is_secret,
+    is_secret_dir,
     summarise_config,
 )
 
@@ -47,6 +48,22 @@ def test_ordinary_files_are_not_secrets(path):
 
 def test_backslash_paths_are_judged_by_their_last_segment():
     assert is_secret("config\\.env")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    directory=st.lists(
+        st.sampled_from(["src", ".ssh", ".SSH", "a.b", ".aws", "", "keys", ".env"]), max_size=3
+    ).map("/".join),
+    name=st.sampled_from(
+        ["main.py", ".env", "id_rsa", "config", "x.pem", ".env.example", "credentials.json"]
+    ),
+)
+def test_a_path_is_secret_when_its_directory_or_its_name_is(directory, name):
+    """discover judges a path by its directory and its name separately, each once (issue 12)."""
+    path = f"{directory}/{name}" if directory else name
+    assert is_secret(path) == (is_secret_dir(directory) or is_secret(name))
+    assert is_secret(path) == (is_secret_dir(f"{directory}/") or is_secret(name))
 
 
 def _matches(globs: tuple[str, ...], name: str) -> bool:
