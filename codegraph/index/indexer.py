@@ -71,6 +71,10 @@ _MENTIONS: dict[str, tuple[int, int, frozenset[str]]] = {}  # the same, for incr
 # The last discovery of each root in this process, with the rules it applied (memo runs only): a
 # sync told which files alone changed since re-stats them instead (``index_project(changed=…)``).
 _DISCOVERED: dict[str, tuple[tuple, Discovery]] = {}
+# Past this many files the daemon keeps no decoded extractions or mentions (issue 12): on a
+# 100,000-file monorepo, decoding them all as it started took 162 s and 4.6 GB, and a sync with
+# lazy tables and the mentions searched in SQL needs none of them.
+MEMO_MAX_FILES = 10_000
 # An incremental sync re-resolves at most this share of the files (or this many); beyond, resolving
 # everything costs about the same and needs no bookkeeping.
 INCREMENTAL_MAX_SHARE = 0.5
@@ -364,7 +368,8 @@ def index_project(
         progress: called with (files parsed, files to parse) as parsing advances.
         phase: called with (phase, files it covers or None) as the run enters ``discovering``,
             ``parsing``, ``resolving`` and ``writing`` (issue 14: the terminal progress display).
-        memo: keep decoded extractions in this process for the next run (for the daemon's watcher).
+        memo: keep this run's discovery, and for a project of at most MEMO_MAX_FILES files its
+            decoded extractions and mentions, in this process for the next run (the daemon's watcher).
         changed: with ``memo``, the caller (the daemon's watcher) knows that since this process's
             last run nothing changed on disk but the contents of these files (relative paths): their
             stat is read again instead of walking the tree (``discover.restat``; it walks when it
@@ -444,6 +449,7 @@ def _index_once(
             save_listings(paths.listings, found.listings)
     if memo:
         _DISCOVERED[str(root)] = (rules, found)
+    kept = memo and _keeps_extractions(len(found.files))  # this run's extractions stay decoded
     summary_phases = {"discover": time.perf_counter() - started}
     manifests = _read_manifests(root, found.manifests, max_bytes)
     sound = known_sound(paths.db)  # unchanged since a check passed or a sound file was written
@@ -526,7 +532,7 @@ def _index_once(
             if not summary.files and _stored_json(conn, "cgpy_ignored") != summary.ignored:
                 writer.set_metadata(conn, {"cgpy_ignored": summary.ignored})  # a rule changed, no file
             _fill_counts(conn, summary, known_skipped)
-            if memo:  # warm the in-process memo now, so the first edit's sync skips decoding
+            if kept:  # warm the in-process memo now, so the first edit's sync skips decoding
                 from codegraph.index import cache  # (here: the codec and the model are not needed else)
 
                 stats = {f.path: (f.size, f.mtime_ns) for f in found.files}
@@ -556,7 +562,7 @@ def _index_once(
                 workers,
                 progress,
                 {f.path: (f.size, f.mtime_ns) for f in found.files},
-                memo,
+                kept,
                 phase,
                 manifests,
                 manifest_reason,
@@ -921,6 +927,15 @@ def _update(
     summary.reused = len(reuse_set)
     _fill_counts(conn, summary, skipped)
     summary.files = summary.parsed + summary.reused
+
+
+def _keeps_extractions(files: int) -> bool:
+    """Whether a memo run over ``files`` files keeps their extractions (else the ones kept go)."""
+    if files <= MEMO_MAX_FILES:
+        return True
+    _MEMO.clear()
+    _MENTIONS.clear()
+    return False
 
 
 def _may_fork(files: int, cores: float) -> bool:

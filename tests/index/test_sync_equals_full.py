@@ -248,3 +248,29 @@ def test_a_new_definition_takes_over_previously_unresolved_references(tmp_path):
             ).fetchone()[0]
             == 1
         )
+
+
+@pytest.mark.parametrize("limit", [0, 10_000])
+def test_the_daemons_syncs_equal_a_fresh_index_with_or_without_kept_extractions(tmp_path, monkeypatch, limit):
+    """Past MEMO_MAX_FILES the watcher's runs keep no decoded extractions or mentions (issue 12: a
+    100,000-file project took 164 s decoding them at the daemon's start); its syncs stay exact."""
+    from codegraph.index import indexer
+
+    monkeypatch.setattr(indexer, "MEMO_MAX_FILES", limit)
+    monkeypatch.setattr(indexer, "_MEMO", {})
+    monkeypatch.setattr(indexer, "_MENTIONS", {})
+    fixture, suffix, snippets = LANGUAGES["python"]
+    live = tmp_path / "live"
+    shutil.copytree(FIXTURES / "repos" / fixture, live)
+    paths = ProjectPaths(live.resolve())
+    index_project(paths, workers=1, memo=True)
+    counter = [0]
+    for op in (("edit", 2, 0), ("add", 0, 2), ("edit", 5, 4), ("delete", 1, 0)):
+        apply(live, op, counter, suffix, snippets)
+        summary = index_project(paths, workers=1, memo=True)
+        assert summary.resolution["mode"] == "incremental", summary.resolution
+        assert bool(indexer._MEMO) == bool(limit) and bool(indexer._MENTIONS) == bool(limit)
+    fresh = tmp_path / "fresh"
+    shutil.copytree(live, fresh, ignore=shutil.ignore_patterns(".codegraph"))
+    index_project(ProjectPaths(fresh.resolve()), workers=1)
+    assert graph(live) == graph(fresh)
