@@ -159,3 +159,27 @@ def test_held_bench_counts_every_node_the_index_stores_of_the_files_it_samples(t
     in_kinds = sum(int(n) for n in re.findall(r"^  \w+ +(\d+) nodes ", out, re.MULTILINE))
     assert files == summary.files and in_kinds == summary.nodes
     assert per_file == round(summary.nodes / summary.files)
+
+
+def test_scale_bench_times_both_edit_syncs_and_leaves_the_tree_as_it_was(tmp_path):
+    out = tmp_path / "m"
+    monorepo.generate(out, files=40, seed=3, per_package=10)
+    before = _tree(out)
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "scale_bench.py"), str(out), "--edit-runs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    cli = re.search(
+        r"one-edit sync, CLI \((\S+)\): [\d.]+ s wall \(median of [\d.]+, [\d.]+\).*incremental", run.stdout
+    )
+    watcher = re.search(
+        r"one-edit sync, daemon's watcher \((\S+)\): [\d.]+ s \(median of [\d.]+, [\d.]+\); its first sync "
+        r"as the daemon starts [\d.]+ s .*resolution incremental \(\d+ files\)",
+        run.stdout,
+    )
+    assert cli and watcher, run.stdout
+    assert cli.group(1) == watcher.group(1)
+    assert {k: v for k, v in _tree(out).items() if not k.startswith(".codegraph/")} == before
