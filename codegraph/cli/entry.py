@@ -4,7 +4,29 @@ imported (the agent's MCP handshake budget, issue 4); everything else goes to th
 import sys
 
 
+class _ClosedStdout:
+    """What ``sys.stdout`` is when the process started with descriptor 1 closed (``>&-``; Python sets
+    it to None and click then drops every answer silently, status 0): a writer that fails, so the
+    answer's write ends the command as a full disk does (one line, status 74)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, text: str) -> int:
+        import errno
+
+        raise OSError(errno.EBADF, "standard output is closed: the answer could not be written")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
 def main() -> None:
+    if sys.stdout is None:
+        sys.stdout = _ClosedStdout()  # type: ignore[assignment]
     try:
         if sys.argv[1:2] == ["serve"]:
             from codegraph.mcp.proxy import fast_entry
@@ -16,6 +38,10 @@ def main() -> None:
     except KeyboardInterrupt:  # Ctrl-C while starting up (imports): one line, not a traceback (issue 9)
         sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "codegraph: interrupted\n")
         sys.exit(130)
+    except OSError as exc:  # the MCP server's streams unusable (``serve --mcp >&-``): one line, 74
+        if sys.stderr is not None:
+            sys.stderr.write(f"codegraph: {exc.strerror or exc}\n")
+        sys.exit(74)
     except SystemExit as done:  # click ends every command so
         leave(done)
         raise

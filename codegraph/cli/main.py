@@ -136,7 +136,10 @@ def cli() -> None:
 
 def main() -> None:
     """The click CLI (``codegraph.cli.entry`` routes ``serve --mcp`` around it)."""
-    cli()
+    try:
+        cli()
+    except OSError as exc:  # an answer written while the arguments are read (--version, --help)
+        _os_error_exit(exc)
 
 
 if __name__ == "__main__":

@@ -95,10 +95,25 @@ def test_a_closed_stream_keeps_the_commands_status(tmp_path, closed):
     # Python starts with sys.stdout (or sys.stderr) None when the descriptor is closed: the flush
     # at the end raised AttributeError, a traceback and status 1 (adversarial pass, stop 28)
     root = copy_fixture("python", tmp_path)
-    for args, status in (("--version", 0), ("nosuchcommand", 2), ("callers nosuch_symbol", 4)):
+    # an answer that cannot be written to a closed stdout fails as a full disk does (stop 30: it was
+    # dropped, status 0); errors go to stderr and keep their status
+    version = 74 if closed == ">&-" else 0
+    for args, status in (("--version", version), ("nosuchcommand", 2), ("callers nosuch_symbol", 4)):
         done = _shell(root, args, closed)
         assert "Traceback" not in done.stderr, done.stderr
         assert done.returncode == status, (args, done.stderr)
+
+
+def test_an_answer_to_a_closed_stdout_is_an_error_not_a_silent_success(tmp_path):
+    root = copy_fixture("python", tmp_path)
+    for args in ("status", "search QuerySet", "search QuerySet --json", "--help"):
+        done = _shell(root, args, ">&-")
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 74, (args, done.returncode, done.stderr)
+        assert "standard output is closed" in done.stderr
+    assert _shell(root, "search QuerySet", "").returncode == 0  # the same answer written: status 0
+    done = _shell(root, "serve --mcp", "< /dev/null >&-")  # the MCP server cannot answer at all
+    assert "Traceback" not in done.stderr and done.returncode == 74, done.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
