@@ -294,7 +294,10 @@ def _node(r: NodeResult) -> str:
             for m in r.members[:80]
         ]
     out.append(f"called by ({r.callers_total}):" + ("" if r.callers else " none resolved"))
-    out += [f"  {_name(s.node)}  {_loc(s.node, s.line)}" for s in r.callers]
+    out += [
+        f"  {_name(s.node)}  {_loc(s.node, s.line)}" + (f"  [{s.doubt}]" if s.doubt else "")
+        for s in r.callers
+    ]
     out.append(f"calls ({r.callees_total}):" + ("" if r.callees else " none resolved"))
     out += [f"  {_name(s.node)}  {_loc(s.node)}" for s in r.callees]
     if r.others:

@@ -50,6 +50,7 @@ from codegraph.model import Node
 from codegraph.paths import quote_path
 from codegraph.query.file_view import split_lines
 from codegraph.query.lexical import TASK_VERBS, Lexical, lexical_scores, name_parts, same_word, word_stem
+from codegraph.query.relations import incoming_calls
 from codegraph.query.symbols import check_text
 from codegraph.store.reader import Reader
 
@@ -880,7 +881,7 @@ def _blast(
     out = []
     totals: dict[str, int] = {}
     for seed in top:
-        incoming = reader.incoming([seed.id], ("calls", "instantiates"))
+        incoming = incoming_calls(reader, seed)  # a constructor: the instantiations of its type too
         callers = reader.nodes(e[0] for e in incoming)
         # one site per (caller, line): two calls on one line (``fast.f(x) == slow.f(x)``) are one place to read
         places = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))

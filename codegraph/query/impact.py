@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from codegraph.index.languages import is_test_path
 from codegraph.model import Node
-from codegraph.query.relations import confident_enough, doubt
+from codegraph.query.relations import confident_enough, doubt, instantiations
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import Reader
 
@@ -49,9 +49,12 @@ def impact(
     by_depth: dict[int, list[Node]] = {}
     doubts: dict[str, str | None] = {}  # reached id -> doubt of the surest edge that reached it
     count = 0
+    # a constructor is reached through the instantiations of its type too (relations.instantiations)
+    constructed = [row for d in defs for row in instantiations(reader, d)]
     for level in range(1, depth + 1):
         nxt = []
-        for source, _, _kind, _line, confidence, how in reader.relations("target", frontier, IMPACT_KINDS):
+        rows = reader.relations("target", frontier, IMPACT_KINDS) + (constructed if level == 1 else [])
+        for source, _, _kind, _line, confidence, how in rows:
             if not confident_enough(confidence, min_confidence):
                 continue
             why = doubt(confidence, how)

@@ -10,7 +10,7 @@ from codegraph.index import source as source_file
 from codegraph.model import CONTAINER_KINDS, Node
 from codegraph.paths import quote_path
 from codegraph.query.file_view import split_lines
-from codegraph.query.relations import Site
+from codegraph.query.relations import Site, incoming_calls
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import CALL_KINDS, Reader
 
@@ -72,13 +72,15 @@ def node(reader: Reader, symbol: str, *, file: str | None = None, line: int | No
             # a large container: its outline (members) says more than 80 lines of the top of it
             body = body[:40]
         source = "\n".join(f"{d.start_line + i}\t{ln}" for i, ln in enumerate(body))
-    incoming = reader.incoming([d.id], CALL_KINDS)
+    incoming = incoming_calls(reader, d)  # a constructor: the instantiations of its type too
     outgoing = reader.outgoing([d.id], CALL_KINDS)
     found = reader.nodes(
         [e.source for e in incoming[:NODE_RELATED_LIMIT]] + [e.target for e in outgoing[:NODE_RELATED_LIMIT]]
     )
     callers = [
-        Site(found[e.source], e.line, e.kind) for e in incoming[:NODE_RELATED_LIMIT] if e.source in found
+        Site(found[e.source], e.line, e.kind, e.confidence, e.resolved_by)
+        for e in incoming[:NODE_RELATED_LIMIT]
+        if e.source in found
     ]
     callees = [
         Site(found[e.target], e.line, e.kind) for e in outgoing[:NODE_RELATED_LIMIT] if e.target in found

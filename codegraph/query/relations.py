@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from codegraph.index.languages import registry
 from codegraph.model import Node
 from codegraph.query.symbols import find_symbols
-from codegraph.store.reader import CALL_KINDS, Reader
+from codegraph.store.reader import CALL_KINDS, Reader, RelationRow
 
 TOP_CONFIDENCE = 0.9  # the resolver's top tier; below it an answer says how sure it is
 
@@ -16,7 +16,13 @@ TOP_CONFIDENCE = 0.9  # the resolver's top tier; below it an answer says how sur
 GUESSES = {
     "exact-match": "name-only match: the one definition of that name in the project",
     "overload-guess": "one of several overloads that fit the call",
+    "constructor-guess": "an instantiation of its type, which has more than one constructor: the "
+    "arguments pick which one runs",
 }
+# the confidence of an instantiation counted as a call of one of several constructors (see instantiations)
+CONSTRUCTOR_GUESS = 0.5
+# the kinds of type an instantiation builds by running a constructor
+CONSTRUCTED_KINDS = frozenset({"class", "struct"})
 
 
 @dataclass
@@ -101,11 +107,58 @@ def _related(
     return RelationResult(op, symbol, groups)
 
 
+def instantiations(reader: Reader, d: Node) -> list[RelationRow]:
+    """When ``d`` is a constructor of its type (by its language's rule, ``LanguageModule.constructors``):
+    the ``instantiates`` edges into the type, as edges into ``d``, since an instantiation runs it
+    (``new Point(3)``, ``Point(3)``; the graph points them at the type). When the type has more
+    constructors than ``d``, or one the index holds no node of (a Kotlin primary constructor), which
+    one runs is the arguments' choice: each comes at confidence CONSTRUCTOR_GUESS, resolved by
+    ``constructor-guess``. [] for any other node, or when no instantiation reaches the type."""
+    module = registry().by_label.get(d.language)
+    if module is None or d.kind not in ("method", "function"):
+        return []
+    if d.name not in module.constructor_names and not (
+        module.constructors_named_like_type and d.qualified_name.endswith(f"{d.name}::{d.name}")
+    ):
+        return []
+    owner = reader.parent(d.id)
+    if owner is None or owner.kind not in CONSTRUCTED_KINDS:
+        return []
+    constructors, certain = module.constructors(owner, reader.children(owner.id))
+    if d.id not in {c.id for c in constructors}:
+        return []
+    rows = reader.relations("target", [owner.id], ("instantiates",))
+    if certain and len(constructors) == 1:
+        return [r._replace(target=d.id) for r in rows]
+    return [
+        r._replace(
+            target=d.id,
+            confidence=min(r.confidence, CONSTRUCTOR_GUESS)
+            if r.confidence is not None
+            else CONSTRUCTOR_GUESS,
+            resolved_by="constructor-guess",
+        )
+        for r in rows
+    ]
+
+
+def incoming_calls(reader: Reader, d: Node) -> list[RelationRow]:
+    """The calls and instantiations into ``d``, with the instantiations of its type when it is a
+    constructor (:func:`instantiations`), one edge per (caller, line, kind); by caller and line."""
+    rows = reader.relations("target", [d.id], CALL_KINDS)
+    held = {(r.source, r.line) for r in rows}
+    rows += [r for r in instantiations(reader, d) if (r.source, r.line) not in held]
+    rows.sort(key=lambda r: (r.source, r.line or 0))
+    return rows
+
+
 def _sites(reader: Reader, op: str, d: Node, min_confidence: float | None) -> list[Site]:
-    column = "target" if op == "callers" else "source"
+    found_rows = (
+        incoming_calls(reader, d) if op == "callers" else reader.relations("source", [d.id], CALL_KINDS)
+    )
     other = [
         (e.source if op == "callers" else e.target, e.line, e.kind, e.confidence, e.resolved_by)
-        for e in reader.relations(column, [d.id], CALL_KINDS)
+        for e in found_rows
         if confident_enough(e.confidence, min_confidence)
     ]
     found = reader.nodes(o[0] for o in other)

@@ -131,8 +131,14 @@ class LanguageModule:
     unique_fallback: ClassVar[bool] = True
     implicit_members: ClassVar[bool] = False
     implements_inherits: ClassVar[bool] = False
-    # member names of a constructor, for a bare ``super(...)`` call (JS: "constructor")
+    # member names of a constructor: what instantiating a type runs (a query counts an instantiation
+    # as a call of it) and what a bare ``super(...)`` call looks up in the bases (JS: "constructor")
     constructor_names: ClassVar[tuple[str, ...]] = ()
+    # constructors are named like their type (Java, C#, C++, a Kotlin secondary one, Dart's unnamed one)
+    constructors_named_like_type: ClassVar[bool] = False
+    # a type may have a constructor that is no node (Kotlin's and Scala's primary one): instantiating
+    # it may run none of the constructors the index holds
+    unlisted_constructors: ClassVar[bool] = False
     foreign_owners: ClassVar[bool] = False
     lazy_resolution: ClassVar[bool] = False
     file_includes: ClassVar[bool] = False
@@ -269,6 +275,14 @@ class LanguageModule:
     def canonical(self, project, node: Node) -> Node:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""
         return node
+
+    def constructors(self, owner: Node, members: list[Node]) -> tuple[list[Node], bool]:
+        """The ``members`` of type ``owner`` that instantiating it runs (its constructors, by
+        :attr:`constructor_names` and :attr:`constructors_named_like_type`), and whether an
+        instantiation surely runs one of them (not when :attr:`unlisted_constructors`)."""
+        names = {*self.constructor_names, *((owner.name,) if self.constructors_named_like_type else ())}
+        found = [m for m in members if m.kind in ("method", "function") and m.name in names]
+        return found, not self.unlisted_constructors
 
     def declaration_of(self, node: Node, named: list[Node]) -> Node | None:
         """The one definition among ``named`` (nodes of the same name, from the index) that the

@@ -1491,6 +1491,7 @@ class C(CFamily):
 
 class Cpp(CFamily):
     label = "cpp"
+    constructors_named_like_type = True
     cpp_rules = True
     grammar = "cpp"
     name = "C++"

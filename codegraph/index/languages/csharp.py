@@ -539,6 +539,7 @@ def _doc_comment(ts) -> str | None:
 
 class CSharp(LanguageModule):
     label = "csharp"
+    constructors_named_like_type = True
     grammar = "csharp"
     name = "C#"
     extensions = (".cs",)

@@ -544,6 +544,7 @@ class _Packages:
 
 class Dart(LanguageModule):
     label = "dart"
+    constructors_named_like_type = True  # the unnamed one; a named one (Ep.zero()) is called by name
     grammar = "dart"
     name = "Dart"
     extensions = (".dart",)

@@ -369,11 +369,8 @@ class Java(JvmLanguage):
         "package + class name, single/wildcard/static imports, same-package types, members of enclosing "
         "classes and their bases, typed locals/fields/parameters and return types; overloads by argument count"
     )
-    extensions = (".java",)
-    builtins = BUILTINS
-    self_names = frozenset({"this"})
-    super_names = frozenset({"super"})
     implicit_members = True
+    constructors_named_like_type = True
     generated_suffixes = ("_.java",)  # JPA metamodel classes
     extractor = JavaExtractor
 

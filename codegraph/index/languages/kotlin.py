@@ -644,6 +644,8 @@ class KotlinExtractor(Extractor):
 
 class Kotlin(JvmLanguage):
     label = "kotlin"
+    constructors_named_like_type = True  # secondary ones; the primary one is no node of its own
+    unlisted_constructors = True
     grammar = "kotlin"
     name = "Kotlin"
     extracts = (

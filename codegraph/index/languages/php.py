@@ -742,6 +742,7 @@ class _Index:
 
 class Php(LanguageModule):
     label = "php"
+    constructor_names = ("__construct",)
     name = "PHP"
     grammar = "php"
     extracts = "classes, interfaces, traits, enums, functions, methods, properties, namespaces, use imports"

@@ -272,6 +272,7 @@ def _docstring(body, src: bytes) -> str | None:
 
 class Python(LanguageModule):
     label = "python"
+    constructor_names = ("__init__",)
     line_comment = "#"
     grammar = "python"
     name = "Python"

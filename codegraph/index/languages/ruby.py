@@ -634,6 +634,7 @@ class _Index:
 
 class Ruby(LanguageModule):
     label = "ruby"
+    constructor_names = ("initialize",)
     line_comment = "#"
     name = "Ruby"
     grammar = "ruby"

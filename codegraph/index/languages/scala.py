@@ -531,6 +531,8 @@ def _doc_comment(ts, src: bytes | None = None) -> str | None:
 
 class Scala(LanguageModule):
     label = "scala"
+    constructor_names = ("this",)  # auxiliary constructors; the primary one is the class itself
+    unlisted_constructors = True
     grammar = "scala"
     name = "Scala"
     extensions = (".scala", ".sc")

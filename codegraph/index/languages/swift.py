@@ -482,6 +482,7 @@ class SwiftExtractor(Extractor):
 
 class Swift(LanguageModule):
     label = "swift"
+    constructor_names = ("init",)
     grammar = "swift"
     name = "Swift"
     extracts = (
