@@ -168,7 +168,11 @@ def mentions(fx: FileExtraction, lang=None) -> frozenset[str]:
     :func:`words` of each string (one scan of them all: a cold index computes this for every file)."""
     strings: list[str] = [fx.path.replace("/", "\n"), fx.package or ""]
     add = strings.append
-    if lang is not None and any(r.receiver is None and r.name in lang.super_names for r in fx.refs):
+    if (
+        lang is not None
+        and lang.super_calls_constructor
+        and any(r.receiver is None and r.name in lang.super_names for r in fx.refs)
+    ):
         strings.extend(lang.constructor_names)
     for n in fx.nodes:
         add(n.name)

@@ -1660,8 +1660,9 @@ def _resolve_call(project: _Project, path: str, ref: Ref) -> tuple[Node | None, 
         target, how = project.lookup_bare(path, ref.source, name, allow_unique=True, wanted=TYPE_TARGETS)
         return (target, how) if isinstance(target, Node) and target.kind in TYPE_TARGETS else (None, "")
     if ref.receiver is None and name in project.lang[path].super_names:
-        # super(...): the nearest base's constructor
-        cls = project.enclosing_class(ref.source)
+        # super(...): the nearest base's constructor, where that is what it calls (JS; Python's
+        # super() is the bases' proxy, no call of a constructor)
+        cls = project.enclosing_class(ref.source) if project.lang[path].super_calls_constructor else None
         for base in project.mro(cls.id)[1:] if cls is not None else ():
             for ctor in project.lang[path].constructor_names:
                 hits = project.children.get(base, {}).get(ctor)

@@ -881,7 +881,9 @@ def _blast(
     out = []
     totals: dict[str, int] = {}
     for seed in top:
-        incoming = incoming_calls(reader, seed)  # a constructor: the instantiations of its type too
+        # a constructor: the instantiations of its type too, those that surely run it (the envelope
+        # has no room to say a guess; ``callers`` lists the others, said to be guesses)
+        incoming = [r for r in incoming_calls(reader, seed) if r.resolved_by != "constructor-guess"]
         callers = reader.nodes(e[0] for e in incoming)
         # one site per (caller, line): two calls on one line (``fast.f(x) == slow.f(x)``) are one place to read
         places = list(dict.fromkeys((e[0], e[3]) for e in incoming if e[0] in callers))

@@ -16,8 +16,8 @@ TOP_CONFIDENCE = 0.9  # the resolver's top tier; below it an answer says how sur
 GUESSES = {
     "exact-match": "name-only match: the one definition of that name in the project",
     "overload-guess": "one of several overloads that fit the call",
-    "constructor-guess": "an instantiation of its type, which has more than one constructor: the "
-    "arguments pick which one runs",
+    "constructor-guess": "an instantiation of its type, which another of its constructors may build: "
+    "the arguments pick which one runs",
 }
 # the confidence of an instantiation counted as a call of one of several constructors (see instantiations)
 CONSTRUCTOR_GUESS = 0.5
@@ -110,10 +110,12 @@ def _related(
 def instantiations(reader: Reader, d: Node) -> list[RelationRow]:
     """When ``d`` is a constructor of its type (by its language's rule, ``LanguageModule.constructors``):
     the ``instantiates`` edges into the type, as edges into ``d``, since an instantiation runs it
-    (``new Point(3)``, ``Point(3)``; the graph points them at the type). When the type has more
-    constructors than ``d``, or one the index holds no node of (a Kotlin primary constructor), which
-    one runs is the arguments' choice: each comes at confidence CONSTRUCTOR_GUESS, resolved by
-    ``constructor-guess``. [] for any other node, or when no instantiation reaches the type."""
+    (``new Point(3)``, ``Point(3)``; the graph points them at the type). A type declared in several
+    places (a Ruby class reopened, a C# partial class) counts as one. When the type has more
+    constructors than ``d``, or one the index holds no node of (a Kotlin primary constructor, C++'s
+    implicit copy constructor), which one runs is the arguments' choice: each comes at confidence
+    CONSTRUCTOR_GUESS, resolved by ``constructor-guess``. [] for any other node, or when no
+    instantiation reaches the type."""
     module = registry().by_label.get(d.language)
     if module is None or d.kind not in ("method", "function"):
         return []
@@ -124,10 +126,20 @@ def instantiations(reader: Reader, d: Node) -> list[RelationRow]:
     owner = reader.parent(d.id)
     if owner is None or owner.kind not in CONSTRUCTED_KINDS:
         return []
-    constructors, certain = module.constructors(owner, reader.children(owner.id))
+    owners = [
+        n
+        for n in reader.nodes_named(owner.name)
+        if n.qualified_name == owner.qualified_name and n.language == owner.language and n.kind == owner.kind
+    ] or [owner]
+    constructors: list[Node] = []
+    certain = True
+    for o in owners:
+        found, sure = module.constructors(o, reader.children(o.id), _header(reader, o))
+        constructors += found
+        certain = certain and sure
     if d.id not in {c.id for c in constructors}:
         return []
-    rows = reader.relations("target", [owner.id], ("instantiates",))
+    rows = reader.relations("target", [o.id for o in owners], ("instantiates",))
     if certain and len(constructors) == 1:
         return [r._replace(target=d.id) for r in rows]
     return [
@@ -140,6 +152,23 @@ def instantiations(reader: Reader, d: Node) -> list[RelationRow]:
         )
         for r in rows
     ]
+
+
+HEADER_LINES = 8  # lines of a type's declaration read for its header (up to its body's brace)
+
+
+def _header(reader: Reader, owner: Node) -> str:
+    """The declaration of type ``owner`` up to its body (``public record Pt(int x, int y)``), from
+    the file as it is now; "" when it cannot be read."""
+    from codegraph.errors import CodegraphError
+    from codegraph.index import source as source_file
+
+    try:
+        text = source_file.read_text(reader.root, owner.file_path, owner.language)
+    except CodegraphError:
+        return ""
+    lines = text.splitlines()[owner.start_line - 1 : owner.start_line - 1 + HEADER_LINES]
+    return "\n".join(lines).split("{", 1)[0]
 
 
 def incoming_calls(reader: Reader, d: Node) -> list[RelationRow]:

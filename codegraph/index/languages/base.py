@@ -132,12 +132,16 @@ class LanguageModule:
     implicit_members: ClassVar[bool] = False
     implements_inherits: ClassVar[bool] = False
     # member names of a constructor: what instantiating a type runs (a query counts an instantiation
-    # as a call of it) and what a bare ``super(...)`` call looks up in the bases (JS: "constructor")
+    # as a call of it; JS: "constructor")
     constructor_names: ClassVar[tuple[str, ...]] = ()
+    # a bare ``super(...)`` call (a name of super_names, no receiver) calls the nearest base's
+    # constructor (JS), not so Python's ``super()``, the bases' proxy
+    super_calls_constructor: ClassVar[bool] = False
     # constructors are named like their type (Java, C#, C++, a Kotlin secondary one, Dart's unnamed one)
     constructors_named_like_type: ClassVar[bool] = False
-    # a type may have a constructor that is no node (Kotlin's and Scala's primary one): instantiating
-    # it may run none of the constructors the index holds
+    # a type may have constructors that are no node: Kotlin's and Scala's primary one, C++'s implicit
+    # copy and move constructors, Swift's memberwise and extension ones, Dart's const and factory ones;
+    # instantiating it may run none of those the index holds (see implicit_constructor)
     unlisted_constructors: ClassVar[bool] = False
     foreign_owners: ClassVar[bool] = False
     lazy_resolution: ClassVar[bool] = False
@@ -276,13 +280,27 @@ class LanguageModule:
         """The node an edge to ``node`` should point at (C: a header prototype → its definition)."""
         return node
 
-    def constructors(self, owner: Node, members: list[Node]) -> tuple[list[Node], bool]:
+    def constructors(self, owner: Node, members: list[Node], header: str) -> tuple[list[Node], bool]:
         """The ``members`` of type ``owner`` that instantiating it runs (its constructors, by
-        :attr:`constructor_names` and :attr:`constructors_named_like_type`), and whether an
-        instantiation surely runs one of them (not when :attr:`unlisted_constructors`)."""
-        names = {*self.constructor_names, *((owner.name,) if self.constructors_named_like_type else ())}
-        found = [m for m in members if m.kind in ("method", "function") and m.name in names]
-        return found, not self.unlisted_constructors
+        :attr:`constructor_names` and :attr:`constructors_named_like_type`; not a static member, nor
+        one named like its type that states a return type, a method: Java's ``void Foo()``), and
+        whether an instantiation surely runs one of them (not when :attr:`unlisted_constructors`,
+        nor when :meth:`implicit_constructor` says the type has one more). ``header``: the type's
+        declaration source up to its body (``public record Pt(int x, int y)``)."""
+        named = {owner.name} if self.constructors_named_like_type else set()
+        found = [
+            m
+            for m in members
+            if m.kind in ("method", "function")
+            and not m.is_static
+            and (m.name in self.constructor_names or (m.name in named and not m.return_type))
+        ]
+        return found, not (self.unlisted_constructors or self.implicit_constructor(owner, header))
+
+    def implicit_constructor(self, owner: Node, header: str) -> bool:
+        """Whether type ``owner`` has a constructor no member of it declares (a Java record's
+        canonical one, a C# primary or struct one), by its declaration ``header``. The default: no."""
+        return False
 
     def declaration_of(self, node: Node, named: list[Node]) -> Node | None:
         """The one definition among ``named`` (nodes of the same name, from the index) that the

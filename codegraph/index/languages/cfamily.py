@@ -1492,6 +1492,7 @@ class C(CFamily):
 class Cpp(CFamily):
     label = "cpp"
     constructors_named_like_type = True
+    unlisted_constructors = True  # the implicit copy and move constructors
     cpp_rules = True
     grammar = "cpp"
     name = "C++"

@@ -52,6 +52,9 @@ PREDEFINED = frozenset(
 )
 INTERFACE_NAME = re.compile(r"^I[A-Z]")
 _XML_TAG = re.compile(r"<[^>]+>")
+# a record, or a type declared with a parameter list (a primary constructor): ``record Rec(``,
+# ``class Cart<T>(`` — not a ``new()`` constraint, which follows ``where``
+_IMPLICIT_CONSTRUCTOR = re.compile(r"\brecord\b|\b(?:class|struct)\s+\w+\s*(?:<[^>{]*>)?\s*\(")
 # C# keywords for System types (an extension on `this String s` also serves `string`).
 _ALIASES = {
     "String": "string",
@@ -559,6 +562,11 @@ class CSharp(LanguageModule):
     unique_fallback = False  # a type is visible through its namespace or a using, never by name alone
     generated_suffixes = _GENERATED_SUFFIXES
     extractor = CSharpExtractor
+
+    def implicit_constructor(self, owner: Node, header: str) -> bool:
+        """A struct's parameterless constructor, a record's copy (and primary) one and a primary
+        constructor (``class Cart(int n)``, C# 12) are no member of the type."""
+        return owner.kind == "struct" or _IMPLICIT_CONSTRUCTOR.search(header) is not None
 
     def is_test_file(self, path: str) -> bool:
         """``FooTests.cs`` / ``FooTest.cs``, or anything under a ``*.Tests`` / ``*.UnitTests`` project folder."""

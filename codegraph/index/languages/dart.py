@@ -545,6 +545,7 @@ class _Packages:
 class Dart(LanguageModule):
     label = "dart"
     constructors_named_like_type = True  # the unnamed one; a named one (Ep.zero()) is called by name
+    unlisted_constructors = True  # a const or factory constructor the index holds no node of
     grammar = "dart"
     name = "Dart"
     extensions = (".dart",)

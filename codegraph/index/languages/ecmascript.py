@@ -729,6 +729,7 @@ class EcmaScript(LanguageModule):
     self_type_exprs = frozenset({"this.constructor"})
     self_type_annotations = frozenset({"this"})
     constructor_names = ("constructor",)
+    super_calls_constructor = True
     method_containers = METHOD_CONTAINERS | {"namespace"}
     test_suffixes: ClassVar[tuple[str, ...]] = (
         ".test.ts",

@@ -17,6 +17,8 @@ from codegraph.index.extract import Def, Extractor, squash, text
 from codegraph.index.languages._jvm import JvmLanguage, doc_comment
 from codegraph.model import Node
 
+_RECORD = re.compile(r"\brecord\s+\w+")
+
 # java.lang, which every file imports on demand; none of these names binds to a project type
 # unless the project declares or imports one (a same-package type shadows java.lang).
 BUILTINS = frozenset(
@@ -373,6 +375,10 @@ class Java(JvmLanguage):
     constructors_named_like_type = True
     generated_suffixes = ("_.java",)  # JPA metamodel classes
     extractor = JavaExtractor
+
+    def implicit_constructor(self, owner: Node, header: str) -> bool:
+        """A record's canonical constructor is implicit (declaring another one keeps it)."""
+        return _RECORD.search(header) is not None
 
     def is_test_file(self, path: str) -> bool:
         """``FooTest.java``, ``FooTests.java``, ``FooTestCase.java``, ``FooIT.java``, ``TestFoo.java``

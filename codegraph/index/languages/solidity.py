@@ -407,6 +407,7 @@ class Solidity(LanguageModule):
     self_names = frozenset({"this"})
     super_names = frozenset({"super"})
     constructor_names = ("constructor",)
+    super_calls_constructor = True
     implicit_members = True
     unique_fallback = False  # every name a file uses is defined or imported in it
     extractor = SolidityExtractor

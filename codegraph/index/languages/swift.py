@@ -483,6 +483,7 @@ class SwiftExtractor(Extractor):
 class Swift(LanguageModule):
     label = "swift"
     constructor_names = ("init",)
+    unlisted_constructors = True  # a struct's memberwise init, a class's default one
     grammar = "swift"
     name = "Swift"
     extracts = (
