@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from codegraph.index.languages import is_test_path
 from codegraph.model import Node
-from codegraph.query.relations import confident_enough, doubt, instantiations
+from codegraph.query.relations import confident_enough, declared_definition, doubt, instantiations
 from codegraph.query.symbols import find_symbols
 from codegraph.store.reader import Reader
 
@@ -39,8 +39,11 @@ def impact(
     """Everything that reaches ``symbol`` through calls, instantiation, inheritance, references and
     imports, breadth-first up to ``depth`` hops. Methods of a class count as the class. Edges below
     ``min_confidence`` (0–1) are not followed."""
-    defs = find_symbols(reader, symbol, file=file)
-    seen = {d.id for d in defs}
+    named = find_symbols(reader, symbol, file=file)
+    # a declaration joined to its definition (a C header prototype) is that definition: named once
+    ids = {d.id for d in named}
+    defs = [d for d in named if (t := declared_definition(reader, d)) is None or t.id not in ids] or named
+    seen = ids
     frontier = list(seen)
     # a class is reached through its methods too
     for d in defs:

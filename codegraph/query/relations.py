@@ -87,7 +87,7 @@ def _related(
             d = replace(d, start_line=span[0], end_line=span[1])
         sites = _sites(reader, op, d, min_confidence)
         held = sites or (min_confidence is not None and _sites(reader, op, d, None))
-        target = None if held else _declared(reader, d)
+        target = None if held else declared_definition(reader, d)
         if target is None:
             group = by_id.setdefault(d.id, Group(d))
             group.definition, group.sites, group.total = d, sites[:limit], len(sites)
@@ -196,7 +196,7 @@ def _sites(reader: Reader, op: str, d: Node, min_confidence: float | None) -> li
     return sites
 
 
-def _declared(reader: Reader, d: Node) -> Node | None:
+def declared_definition(reader: Reader, d: Node) -> Node | None:
     """The definition the declaration ``d`` stands for, by its language's rule, or None."""
     module = registry().by_label.get(d.language)
     target = module.declaration_of(d, reader.nodes_named(d.name)) if module is not None else None

@@ -56,3 +56,15 @@ def test_a_prototype_with_no_definition_stays_the_answer_with_its_callers(reader
     (group,) = callers(reader, "orphan").groups
     assert (group.definition.file_path, group.declarations) == ("work.h", [])
     assert [s.node.name for s in group.sites] == ["main"]
+
+
+def test_impact_names_the_definition_once_and_still_reaches_its_callers(reader):
+    """The blast radius of ``work`` named it twice, the header prototype beside the definition
+    (fresh-install pass, stop 30: ``Blast radius of luaK_exp2anyreg (function), luaK_exp2anyreg
+    (function)``)."""
+    from codegraph.query.impact import impact
+
+    result = impact(reader, "work")
+    assert [(d.file_path, d.start_line) for d in result.definitions] == [("work.c", 3)]
+    assert [n.name for n in result.by_depth[1]] == ["main"]
+    assert render(result).startswith("Blast radius of work (function):")
