@@ -110,10 +110,11 @@ def _related(
 def instantiations(reader: Reader, d: Node) -> list[RelationRow]:
     """When ``d`` is a constructor of its type (by its language's rule, ``LanguageModule.constructors``):
     the ``instantiates`` edges into the type, as edges into ``d``, since an instantiation runs it
-    (``new Point(3)``, ``Point(3)``; the graph points them at the type). A type declared in several
-    places (a Ruby class reopened, a C# partial class) counts as one. When the type has more
+    (``new Point(3)``, ``Point(3)``; the graph points them at the type). A type its language reopens
+    (a Ruby class declared in several places) counts as one. When the type has more
     constructors than ``d``, or one the index holds no node of (a Kotlin primary constructor, C++'s
-    implicit copy constructor), which one runs is the arguments' choice: each comes at confidence
+    implicit copy constructor), or its declaration cannot be read as it is now, which one runs is the
+    arguments' choice (or not known): each comes at confidence
     CONSTRUCTOR_GUESS, resolved by ``constructor-guess``. [] for any other node, or when no
     instantiation reaches the type."""
     module = registry().by_label.get(d.language)
@@ -126,17 +127,21 @@ def instantiations(reader: Reader, d: Node) -> list[RelationRow]:
     owner = reader.parent(d.id)
     if owner is None or owner.kind not in CONSTRUCTED_KINDS:
         return []
-    owners = [
-        n
-        for n in reader.nodes_named(owner.name)
-        if n.qualified_name == owner.qualified_name and n.language == owner.language and n.kind == owner.kind
-    ] or [owner]
+    owners = [owner]
+    if module.reopened_types:
+        owners += [
+            n
+            for n in reader.nodes_named(owner.name)
+            if n.id != owner.id
+            and (n.qualified_name, n.language, n.kind) == (owner.qualified_name, owner.language, owner.kind)
+        ]
     constructors: list[Node] = []
     certain = True
     for o in owners:
-        found, sure = module.constructors(o, reader.children(o.id), _header(reader, o))
+        header = _header(reader, o)
+        found, sure = module.constructors(o, reader.children(o.id), header or "")
         constructors += found
-        certain = certain and sure
+        certain = certain and sure and header is not None
     if d.id not in {c.id for c in constructors}:
         return []
     rows = reader.relations("target", [o.id for o in owners], ("instantiates",))
@@ -157,17 +162,22 @@ def instantiations(reader: Reader, d: Node) -> list[RelationRow]:
 HEADER_LINES = 8  # lines of a type's declaration read for its header (up to its body's brace)
 
 
-def _header(reader: Reader, owner: Node) -> str:
+def _header(reader: Reader, owner: Node) -> str | None:
     """The declaration of type ``owner`` up to its body (``public record Pt(int x, int y)``), from
-    the file as it is now; "" when it cannot be read."""
+    the file as it is now (where the type is now, when the file changed since the index); None when
+    it cannot be read or the type is gone from it."""
     from codegraph.errors import CodegraphError
     from codegraph.index import source as source_file
+    from codegraph.index.drift import current_span
 
+    span = current_span(reader, owner)
+    if span is None:
+        return None
     try:
         text = source_file.read_text(reader.root, owner.file_path, owner.language)
     except CodegraphError:
-        return ""
-    lines = text.splitlines()[owner.start_line - 1 : owner.start_line - 1 + HEADER_LINES]
+        return None
+    lines = text.splitlines()[span[0] - 1 : span[0] - 1 + HEADER_LINES]
     return "\n".join(lines).split("{", 1)[0]
 
 

@@ -243,6 +243,30 @@ GUESSED = {
         "Pt::init",
         "mk",
     ),
+    "python-new": (
+        {
+            "n.py": "class Cust:\n    def __new__(cls, x):\n        return 42\n\n    def __init__(self, x):\n"
+            "        self.x = x\n\n\ndef make():\n    return Cust(1)\n"
+        },
+        "Cust::__init__",
+        "make",
+    ),
+    "ruby-self-new": (
+        {
+            "c.rb": "class Cust\n  def self.new(x)\n    42\n  end\n\n  def initialize(x)\n    @x = x\n  end\nend\n\n"
+            "def make_cust\n  Cust.new(1)\nend\n"
+        },
+        "Cust::initialize",
+        "make_cust",
+    ),
+    "csharp-partial": (
+        {
+            "p.cs": "partial class Part {\n    public Part(int x) {}\n}\n"
+            "class U {\n    Part M() { return new Part(1); }\n}\n"
+        },
+        "Part::Part",
+        "M",
+    ),
     "ruby-reopened": (
         {
             "t.rb": "class Two\n  def initialize(a)\n    @a = a\n  end\nend\n\nclass Two\n  def initialize(a, b)\n"
@@ -288,3 +312,37 @@ def test_static_members_and_methods_named_like_the_type_are_no_constructors(tmp_
             groups = _group(callers(r, name), f"{owner}::{name}")
             assert groups, name
             assert [g.sites for g in groups] == [[]] * len(groups), name
+
+
+def test_same_named_types_of_other_files_are_other_types(tmp_path):
+    """Only a language that reopens types (Ruby) joins a type's declarations: two Python classes
+    ``Cfg`` in two modules are two types, and ``run`` builds the imported one (adversarial pass)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "class Cfg:\n    def __init__(self, x):\n        self.x = x\n",
+        "pkg/b.py": "class Cfg:\n    def __init__(self):\n        self.x = 0\n",
+        "main.py": "from pkg.a import Cfg\n\n\ndef run():\n    return Cfg(1)\n",
+    }
+    paths = _index(tmp_path, files)
+    with Reader(paths) as r:
+        by_file = {g.definition.file_path: g for g in callers(r, "__init__").groups}
+        assert [(s.node.name, s.resolved_by) for s in by_file["pkg/a.py"].sites] == [("run", "import")]
+        assert by_file["pkg/b.py"].sites == []
+
+
+def test_a_type_whose_file_changed_since_the_index_is_read_where_it_is_now(tmp_path):
+    """The type's declaration header is read where the type is now: a record moved down by new
+    lines is still a record (its instantiations guesses), and a deleted file is not read at all."""
+    files = {
+        "r.cs": "record Rec(int X) {\n    public Rec(string s) : this(1) {}\n}\n",
+        "u.cs": 'class U {\n    Rec M() { return new Rec("a"); }\n}\n',
+    }
+    paths = _index(tmp_path, files)
+    (tmp_path / "r.cs").write_text("\n" * 10 + files["r.cs"])
+    with Reader(paths) as r:
+        (group,) = _group(callers(r, "Rec"), "Rec::Rec")
+        assert [(s.node.name, s.resolved_by) for s in group.sites] == [("M", "constructor-guess")]
+    (tmp_path / "r.cs").unlink()
+    with Reader(paths) as r:
+        (group,) = _group(callers(r, "Rec"), "Rec::Rec")
+        assert [(s.node.name, s.resolved_by) for s in group.sites] == [("M", "constructor-guess")]

@@ -143,6 +143,11 @@ class LanguageModule:
     # copy and move constructors, Swift's memberwise and extension ones, Dart's const and factory ones;
     # instantiating it may run none of those the index holds (see implicit_constructor)
     unlisted_constructors: ClassVar[bool] = False
+    # a type's declarations in several places are one type (Ruby's reopened classes): its
+    # constructors are those of all of them
+    reopened_types: ClassVar[bool] = False
+    # members that may build a type's instances without its constructors (Python ``__new__``)
+    instance_factories: ClassVar[frozenset[str]] = frozenset()
     foreign_owners: ClassVar[bool] = False
     lazy_resolution: ClassVar[bool] = False
     file_includes: ClassVar[bool] = False
@@ -295,12 +300,14 @@ class LanguageModule:
             and not m.is_static
             and (m.name in self.constructor_names or (m.name in named and not m.return_type))
         ]
-        return found, not (self.unlisted_constructors or self.implicit_constructor(owner, header))
+        return found, not (self.unlisted_constructors or self.implicit_constructor(owner, header, members))
 
-    def implicit_constructor(self, owner: Node, header: str) -> bool:
-        """Whether type ``owner`` has a constructor no member of it declares (a Java record's
-        canonical one, a C# primary or struct one), by its declaration ``header``. The default: no."""
-        return False
+    def implicit_constructor(self, owner: Node, header: str, members: list[Node]) -> bool:
+        """Whether instantiating type ``owner`` may run none of its constructor members: it has one
+        no member declares (a Java record's canonical one, a C# primary or struct one), by its
+        declaration ``header``, or a member that builds instances instead (Python's ``__new__``,
+        Ruby's ``self.new``; :attr:`instance_factories`). The default: by those members alone."""
+        return any(m.name in self.instance_factories for m in members)
 
     def declaration_of(self, node: Node, named: list[Node]) -> Node | None:
         """The one definition among ``named`` (nodes of the same name, from the index) that the

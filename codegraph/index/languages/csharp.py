@@ -52,9 +52,9 @@ PREDEFINED = frozenset(
 )
 INTERFACE_NAME = re.compile(r"^I[A-Z]")
 _XML_TAG = re.compile(r"<[^>]+>")
-# a record, or a type declared with a parameter list (a primary constructor): ``record Rec(``,
-# ``class Cart<T>(`` — not a ``new()`` constraint, which follows ``where``
-_IMPLICIT_CONSTRUCTOR = re.compile(r"\brecord\b|\b(?:class|struct)\s+\w+\s*(?:<[^>{]*>)?\s*\(")
+# a record, a partial type, or a type declared with a parameter list (a primary constructor):
+# ``record Rec(``, ``class Cart<T>(`` — not a ``new()`` constraint, which follows ``where``
+_IMPLICIT_CONSTRUCTOR = re.compile(r"\brecord\b|\bpartial\b|\b(?:class|struct)\s+\w+\s*(?:<[^>{]*>)?\s*\(")
 # C# keywords for System types (an extension on `this String s` also serves `string`).
 _ALIASES = {
     "String": "string",
@@ -563,9 +563,10 @@ class CSharp(LanguageModule):
     generated_suffixes = _GENERATED_SUFFIXES
     extractor = CSharpExtractor
 
-    def implicit_constructor(self, owner: Node, header: str) -> bool:
+    def implicit_constructor(self, owner: Node, header: str, members: list[Node]) -> bool:
         """A struct's parameterless constructor, a record's copy (and primary) one and a primary
-        constructor (``class Cart(int n)``, C# 12) are no member of the type."""
+        constructor (``class Cart(int n)``, C# 12) are no member of the type; a partial class may
+        declare constructors in its other parts."""
         return owner.kind == "struct" or _IMPLICIT_CONSTRUCTOR.search(header) is not None
 
     def is_test_file(self, path: str) -> bool:

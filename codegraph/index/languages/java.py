@@ -376,7 +376,7 @@ class Java(JvmLanguage):
     generated_suffixes = ("_.java",)  # JPA metamodel classes
     extractor = JavaExtractor
 
-    def implicit_constructor(self, owner: Node, header: str) -> bool:
+    def implicit_constructor(self, owner: Node, header: str, members: list[Node]) -> bool:
         """A record's canonical constructor is implicit (declaring another one keeps it)."""
         return _RECORD.search(header) is not None
 

@@ -273,6 +273,7 @@ def _docstring(body, src: bytes) -> str | None:
 class Python(LanguageModule):
     label = "python"
     constructor_names = ("__init__",)
+    instance_factories = frozenset({"__new__"})
     line_comment = "#"
     grammar = "python"
     name = "Python"

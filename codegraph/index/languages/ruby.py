@@ -635,6 +635,8 @@ class _Index:
 class Ruby(LanguageModule):
     label = "ruby"
     constructor_names = ("initialize",)
+    reopened_types = True
+    instance_factories = frozenset({"new"})  # a ``def self.new`` of the class's own
     line_comment = "#"
     name = "Ruby"
     grammar = "ruby"
