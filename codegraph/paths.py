@@ -90,6 +90,14 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
+def skip_count(entries: int, folders: int = 0) -> str:
+    """``"2 files"``, ``"2 folders"``, ``"3 files and 1 folder"``: skipped entries of one reason, of
+    which ``folders`` are folders (a pruned ``vendor/`` is one entry, not a file; stop 30)."""
+    files = entries - folders
+    parts = [plural(files, "file")] if files or not folders else []
+    return " and ".join([*parts, *([plural(folders, "folder")] if folders else [])])
+
+
 def quote_path(path: str) -> str:
     """``path`` fit for one line of text output, quoted as git quotes names (``"evil\\nname.py"``):
     C-style escapes in double quotes when it holds a control character, a double quote, a backslash

@@ -10,7 +10,7 @@ from typing import Any
 
 from codegraph.echo import echoed
 from codegraph.model import Node
-from codegraph.paths import plural, quote_path
+from codegraph.paths import plural, quote_path, skip_count
 from codegraph.query import affected, explore, file_view
 from codegraph.query.files import FilesResult
 from codegraph.query.impact import ImpactResult
@@ -226,7 +226,8 @@ def _status(r: StatusResult) -> str:
             + " (calls into libraries, builtins and untyped receivers stay unresolved)"
         )  # fmt: skip
     for reason, info in r.skipped.items():
-        out.append(f"skipped: {plural(info['count'], 'file')} ({reason}), e.g. {quote_path(info['example'])}")
+        count = skip_count(info["count"], info.get("folders", 0))
+        out.append(f"skipped: {count} ({reason}), e.g. {quote_path(info['example'])}")
     for path, why in r.manifests.items():
         out.append(f"manifest not read: {quote_path(path)} — {why}; imports it would map stay unresolved")
     if r.daemon:

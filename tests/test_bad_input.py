@@ -301,7 +301,9 @@ def test_a_folder_that_cannot_be_listed_is_named_among_the_skips_outside_git(tmp
         )
     finally:
         locked.chmod(0o755)
-    assert json.loads(status.stdout)["skipped"] == {"unreadable": {"count": 1, "example": "locked/"}}
+    assert json.loads(status.stdout)["skipped"] == {
+        "unreadable": {"count": 1, "example": "locked/", "folders": 1}
+    }
 
 
 def test_an_index_this_user_may_not_read_is_refused_by_name_never_moved_aside(tmp_path):

@@ -44,7 +44,7 @@ from codegraph.index.discover import (
     restat,
     save_listings,
 )
-from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, plural, quote_path, read_regular
+from codegraph.paths import GITIGNORE_TEXT, ProjectPaths, plural, quote_path, read_regular, skip_count
 from codegraph.store import writer
 from codegraph.store.db import (
     connect_writer,
@@ -111,7 +111,8 @@ class IndexSummary:
     # wall seconds per phase of this run: discover, parse (read + extract, in workers), load (cached
     # extractions of unchanged files), resolve, write (one transaction)
     phases: dict[str, float] = field(default_factory=dict)
-    skipped: dict[str, int] = field(default_factory=dict)  # reason → count
+    skipped: dict[str, int] = field(default_factory=dict)  # reason → skipped entries (files, folders)
+    skipped_folders: dict[str, int] = field(default_factory=dict)  # reason → how many are folders
     seconds: float = 0.0
     changed: bool = True
     repaired: str | None = None  # a damaged database was moved aside and the index rebuilt
@@ -136,14 +137,12 @@ class IndexSummary:
             for path, why in sorted(self.manifest_problems.items())
         ]
         if self.files == 0:
-            lines.append(f"warning: {empty_reason(self.root, self.ignored, self.skipped)}")
+            reason = empty_reason(self.root, self.ignored, self.skipped, self.skipped_folders)
+            lines.append(f"warning: {reason}")
         return lines
 
     def line(self) -> str:
-        skipped = (
-            ", ".join(f"{plural(n, 'file')} ({reason})" for reason, n in sorted(self.skipped.items()))
-            or "none"
-        )
+        skipped = _skips(self.skipped, self.skipped_folders) or "none"
         verb = "indexed" if self.changed else "up to date"
         return (f"{self.repaired}; " if self.repaired else "") + (
             f"{verb}: {plural(self.files, 'file')} ({self.parsed} parsed, {self.reused} unchanged, "
@@ -162,11 +161,22 @@ def top_ignored(ignored: dict[str, int]) -> dict[str, int]:
     return dict(sorted(ignored.items(), key=lambda item: (-item[1], item[0]))[:IGNORED_SHOWN])
 
 
-def empty_reason(root: str, ignored: dict[str, int], skipped: dict[str, int] | None = None) -> str:
+def _skips(skipped: dict[str, int], folders: dict[str, int]) -> str:
+    """``"1 file (secret file), 2 folders (ignored directory)"``: each reason's skipped entries."""
+    return ", ".join(f"{skip_count(n, folders.get(why, 0))} ({why})" for why, n in sorted(skipped.items()))
+
+
+def empty_reason(
+    root: str,
+    ignored: dict[str, int],
+    skipped: dict[str, int] | None = None,
+    folders: dict[str, int] | None = None,
+) -> str:
     """Why an index holds no file (a silent empty graph is a bug): the .gitignore rules that left
     entries out (a Debian source package's ``/*`` ignores the whole tree), else the reasons the files
-    found were skipped (``skipped``: reason → files, as ``IndexSummary.skipped``), else that no file
-    of an indexed language is there. ``ignored`` as :func:`top_ignored` gives it."""
+    found were skipped (``skipped``: reason → skipped entries, ``folders`` how many of them are
+    folders, as ``IndexSummary.skipped`` and ``skipped_folders``), else that no file of an indexed
+    language is there. ``ignored`` as :func:`top_ignored` gives it."""
     where = f"nothing indexed under {quote_path(root)}"
     if ignored:
         rules = ", ".join(
@@ -179,7 +189,7 @@ def empty_reason(root: str, ignored: dict[str, int], skipped: dict[str, int] | N
             "checkout, track them (`git add -f`) or change the rule"
         )
     if skipped:
-        why = ", ".join(f"{plural(n, 'file')} ({reason})" for reason, n in sorted(skipped.items()))
+        why = _skips(skipped, folders or {})
         return f"{where}: every file found was skipped: {why} (`codegraph status` names them)"
     return f"{where}: no file of an indexed language there"
 
@@ -1304,10 +1314,13 @@ def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     by_language = unresolved_by_language(conn)
     summary.unresolved_likely_internal = sum(v.get("likely_internal", 0) for v in by_language.values())
     counts: dict[str, int] = {}
-    for reason in skipped.values():
+    folders: dict[str, int] = {}
+    for path, reason in skipped.items():
         key = reason.split(" (", 1)[0]
         counts[key] = counts.get(key, 0) + 1
-    summary.skipped = counts
+        if path.endswith("/"):  # a folder left out whole (a build output or vendored one)
+            folders[key] = folders.get(key, 0) + 1
+    summary.skipped, summary.skipped_folders = counts, folders
 
 
 def _worker_start(parent: int) -> None:

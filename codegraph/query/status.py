@@ -17,7 +17,8 @@ class StatusResult:
     added: list[str]
     modified: list[str]
     deleted: list[str]
-    skipped: dict[str, dict]  # reason → {"count", "example"} (an example path per reason)
+    # reason → {"count": entries, "example": one of them, "folders": how many are folders (when any)}
+    skipped: dict[str, dict]
     running: dict | None = None  # a live index run: {"phase", "done", "total", "pid", "started"}
     # per language: {"unresolved": n, "likely_internal": m} (unresolved calls that look project-internal)
     unresolved: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -47,6 +48,8 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
     for path, why in sorted(skipped.items()):
         entry = reasons.setdefault(why.split(" (", 1)[0], {"count": 0, "example": path})
         entry["count"] += 1
+        if path.endswith("/"):  # a folder left out whole (build output, vendored, unreadable)
+            entry["folders"] = entry.get("folders", 0) + 1
     from codegraph.index.background import read_progress
 
     metadata = reader.metadata()
@@ -113,7 +116,7 @@ def _empty(
     root: str, metadata: dict[str, str], counts: dict[str, int], reasons: dict[str, dict]
 ) -> str | None:
     """Why a complete index holds no file, from the last run's record (metadata ``cgpy_ignored``) and
-    the skip ``reasons`` (reason → {"count", "example"}); None when it holds some."""
+    the skip ``reasons`` (reason → {"count", "example", "folders"}); None when it holds some."""
     import json
 
     from codegraph.index.indexer import empty_reason
@@ -127,7 +130,12 @@ def _empty(
     if not isinstance(ignored, dict):
         ignored = {}
     rules = {str(k): int(v) for k, v in ignored.items() if isinstance(v, int)}
-    return empty_reason(root, rules, {why: entry["count"] for why, entry in reasons.items()})
+    return empty_reason(
+        root,
+        rules,
+        {why: entry["count"] for why, entry in reasons.items()},
+        {why: entry.get("folders", 0) for why, entry in reasons.items()},
+    )
 
 
 def _manifest_problems(metadata: dict[str, str]) -> dict[str, str]:

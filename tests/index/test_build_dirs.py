@@ -176,3 +176,37 @@ def test_a_symlink_to_an_indexed_file_is_skipped_so_its_names_are_defined_once(t
             "SELECT source FROM edges WHERE target = ? AND kind = 'calls'", (b[0].id,)
         )
         assert [reader.node(row[0]).name for row in calls] == ["a"]
+
+
+def test_a_folder_left_out_whole_is_counted_as_a_folder_not_a_file(tmp_path):
+    """``skipped: 2 files (ignored directory), e.g. …/vendor/`` called two pruned folders files
+    (fresh-install pass on django-wheel, stop 30); files and folders of one reason are told apart."""
+    from codegraph.render import render
+
+    for folder in ("dist", "vendor"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bundle.js").write_text("export function a() { return 1; }\n")
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "i.js").write_text("export const x = 1;\n")
+    (tmp_path / "b.ts").write_text("export const b = 2;\n")
+    (tmp_path / "id_rsa.py").write_text("KEY = 1\n")
+    summary = index_project(ProjectPaths(tmp_path.resolve()), workers=1)
+    assert summary.skipped_folders == {"ignored directory": 2}
+    assert "skipped: 2 folders (ignored directory), 1 file (secret file);" in summary.line()
+    with Reader(tmp_path) as r:
+        result = status(r)
+    assert result.skipped["ignored directory"] == {"count": 2, "example": "dist/", "folders": 2}
+    assert "skipped: 2 folders (ignored directory), e.g. dist/" in render(result)
+    assert "skipped: 1 file (secret file), e.g. id_rsa.py" in render(result)
+
+
+def test_skip_counts_name_files_and_folders_as_they_are():
+    from codegraph.paths import skip_count
+
+    assert [skip_count(1), skip_count(2), skip_count(2, 2), skip_count(3, 1), skip_count(2, 1)] == [
+        "1 file",
+        "2 files",
+        "2 folders",
+        "2 files and 1 folder",
+        "1 file and 1 folder",
+    ]
