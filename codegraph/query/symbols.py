@@ -70,7 +70,11 @@ def find_symbols(
         candidates = reader.nodes_named(name, ignore_case=True)
     qualifier = parts[:-1]
     if qualifier:
-        narrowed = [n for n in candidates if _qualifier_matches(n, qualifier)]
+        # the qualifier as the enclosing scopes first (``Pt.Pt``: Pt's constructor), as the module
+        # path only when no scope matches (``query.QuerySet``; ``Pt.Pt`` would name the class of Pt.java)
+        narrowed = [n for n in candidates if _scopes_match(n, qualifier)] or [
+            n for n in candidates if _qualifier_matches(n, qualifier)
+        ]
         # a simple name that holds dots itself (a module ``Shop.Cart``): the qualifier's tail is part of it
         for k in range(len(parts) - 2, -1, -1):
             if narrowed:
@@ -118,13 +122,23 @@ def _inherited(reader: Reader, qualifier: list[str], name: str) -> list[Node]:
     return []
 
 
+def _scope_chain(node: Node) -> list[str]:
+    return [p for scope in node.qualified_name.split("::")[:-1] for p in scope.split(".") if p]
+
+
+def _scopes_match(node: Node, qualifier: list[str]) -> bool:
+    """Does the stored qualified name's chain of enclosing scopes end with ``qualifier``? Both sides
+    split on ``::`` and ``.`` alike: a stored scope may itself be dotted
+    (``Newtonsoft.Json::JsonTextReader``, ``Shop.Cart::total``), and the looked-up name was split on both."""
+    return _scope_chain(node)[-len(qualifier) :] == qualifier
+
+
 def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
-    """Does the stored qualified name's chain end with ``qualifier``? Both sides split on ``::`` and
-    ``.`` alike: a stored scope may itself be dotted (``Newtonsoft.Json::JsonTextReader``,
-    ``Shop.Cart::total``), and the looked-up name was split on both."""
-    chain = [p for scope in node.qualified_name.split("::")[:-1] for p in scope.split(".") if p]
-    if chain[-len(qualifier) :] == qualifier:
+    """Do the enclosing scopes (:func:`_scopes_match`), or the module path and then the scopes, end
+    with ``qualifier``?"""
+    if _scopes_match(node, qualifier):
         return True
+    chain = _scope_chain(node)
     # module-qualified: django.db.models.query.QuerySet.filter → file path + class chain
     module = node.file_path.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__").split(".")
     full = module + chain

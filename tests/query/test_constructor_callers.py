@@ -346,3 +346,16 @@ def test_a_type_whose_file_changed_since_the_index_is_read_where_it_is_now(tmp_p
     with Reader(paths) as r:
         (group,) = _group(callers(r, "Rec"), "Rec::Rec")
         assert [(s.node.name, s.resolved_by) for s in group.sites] == [("M", "constructor-guess")]
+
+
+def test_type_dot_member_names_the_member_before_a_type_in_a_file_named_like_it(tmp_path):
+    """``node Pt.Pt`` answered the class Pt (its file Pt.java matched the qualifier as a module path)
+    before its constructors; the enclosing scope is asked first, the module path only without one."""
+    from codegraph.query.symbols import find_symbols
+
+    files, _, _, _ = CASES["java-overloads"]
+    paths = _index(tmp_path, files)
+    with Reader(paths) as r:
+        assert {(n.kind, n.qualified_name) for n in find_symbols(r, "Pt.Pt")} == {("method", "Pt::Pt")}
+        assert [n.kind for n in find_symbols(r, "Pt")] == ["class", "method", "method"]  # the type first
+        assert node(r, "Pt.Pt", file="src/a/Pt.java").definition.kind == "method"
