@@ -161,6 +161,19 @@ def top_ignored(ignored: dict[str, int]) -> dict[str, int]:
     return dict(sorted(ignored.items(), key=lambda item: (-item[1], item[0]))[:IGNORED_SHOWN])
 
 
+def skip_reasons(skipped: Mapping[str, str]) -> dict[str, dict]:
+    """Skipped path → reason, tallied by reason (its text before `` (``): ``{"count": entries,
+    "example": the first path, "folders": how many entries are folders}``, ``folders`` only when
+    some are (a build output or vendored folder left out whole, an unreadable one)."""
+    reasons: dict[str, dict] = {}
+    for path, why in sorted(skipped.items()):
+        entry = reasons.setdefault(why.split(" (", 1)[0], {"count": 0, "example": path})
+        entry["count"] += 1
+        if path.endswith("/"):
+            entry["folders"] = entry.get("folders", 0) + 1
+    return reasons
+
+
 def _skips(skipped: dict[str, int], folders: dict[str, int]) -> str:
     """``"1 file (secret file), 2 folders (ignored directory)"``: each reason's skipped entries."""
     return ", ".join(f"{skip_count(n, folders.get(why, 0))} ({why})" for why, n in sorted(skipped.items()))
@@ -1313,14 +1326,9 @@ def _fill_counts(conn, summary: IndexSummary, skipped: dict[str, str]) -> None:
     summary.unresolved = conn.execute("SELECT COUNT(*) FROM unresolved_refs").fetchone()[0]
     by_language = unresolved_by_language(conn)
     summary.unresolved_likely_internal = sum(v.get("likely_internal", 0) for v in by_language.values())
-    counts: dict[str, int] = {}
-    folders: dict[str, int] = {}
-    for path, reason in skipped.items():
-        key = reason.split(" (", 1)[0]
-        counts[key] = counts.get(key, 0) + 1
-        if path.endswith("/"):  # a folder left out whole (a build output or vendored one)
-            folders[key] = folders.get(key, 0) + 1
-    summary.skipped, summary.skipped_folders = counts, folders
+    reasons = skip_reasons(skipped)
+    summary.skipped = {why: entry["count"] for why, entry in reasons.items()}
+    summary.skipped_folders = {why: entry["folders"] for why, entry in reasons.items() if "folders" in entry}
 
 
 def _worker_start(parent: int) -> None:

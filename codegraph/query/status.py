@@ -41,15 +41,10 @@ def status(reader: Reader, *, daemon: dict | None = None, agents: list[dict] | N
     "config"}`` codegraph is installed for) come from the caller, which runs above this layer
     (:func:`codegraph.mcp.service.summary`, :func:`codegraph_installer.targets.installed_for`)."""
     from codegraph.index.drift import disk_drift
+    from codegraph.index.indexer import skip_reasons
 
     drift = disk_drift(reader)
-    skipped = reader.skipped()
-    reasons: dict[str, dict] = {}
-    for path, why in sorted(skipped.items()):
-        entry = reasons.setdefault(why.split(" (", 1)[0], {"count": 0, "example": path})
-        entry["count"] += 1
-        if path.endswith("/"):  # a folder left out whole (build output, vendored, unreadable)
-            entry["folders"] = entry.get("folders", 0) + 1
+    reasons = skip_reasons(reader.skipped())
     from codegraph.index.background import read_progress
 
     metadata = reader.metadata()

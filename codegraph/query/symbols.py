@@ -136,13 +136,10 @@ def _scopes_match(node: Node, qualifier: list[str]) -> bool:
 def _qualifier_matches(node: Node, qualifier: list[str]) -> bool:
     """Do the enclosing scopes (:func:`_scopes_match`), or the module path and then the scopes, end
     with ``qualifier``?"""
-    if _scopes_match(node, qualifier):
-        return True
     chain = _scope_chain(node)
     # module-qualified: django.db.models.query.QuerySet.filter → file path + class chain
     module = node.file_path.rsplit(".", 1)[0].replace("/", ".").removesuffix(".__init__").split(".")
-    full = module + chain
-    return full[-len(qualifier) :] == qualifier
+    return chain[-len(qualifier) :] == qualifier or (module + chain)[-len(qualifier) :] == qualifier
 
 
 def suggest(reader: Reader, name: str, limit: int = 5) -> list[str]:

@@ -112,6 +112,14 @@ def test_an_answer_to_a_closed_stdout_is_an_error_not_a_silent_success(tmp_path)
         assert done.returncode == 74, (args, done.returncode, done.stderr)
         assert "standard output is closed" in done.stderr
     assert _shell(root, "search QuerySet", "").returncode == 0  # the same answer written: status 0
+    # nothing is lost: a sync with stdout closed writes the index (its line goes to stderr) and the
+    # index answers as before
+    (root / "shop" / "late.py").write_text("def late_added():\n    return 1\n")
+    synced = _shell(root, "sync", ">&-")
+    assert synced.returncode == 0 and "Traceback" not in synced.stderr, synced.stderr
+    command = [sys.executable, "-m", "codegraph", "search", "late_added"]  # no init first, as _shell runs
+    found = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=root)
+    assert found.returncode == 0 and "late_added" in found.stdout, found.stdout
     done = _shell(root, "serve --mcp", "< /dev/null >&-")  # the MCP server cannot answer at all
     assert "Traceback" not in done.stderr and done.returncode == 74, done.stderr
 
