@@ -183,3 +183,16 @@ def test_scale_bench_times_both_edit_syncs_and_leaves_the_tree_as_it_was(tmp_pat
     assert cli and watcher, run.stdout
     assert cli.group(1) == watcher.group(1)
     assert {k: v for k, v in _tree(out).items() if not k.startswith(".codegraph/")} == before
+
+
+def test_tables_bench_weighs_what_a_first_index_holds_at_resolution():
+    run = subprocess.run(
+        [sys.executable, str(BENCH / "tables_bench.py"), "--files", "60", "--top", "20"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"monorepo: 60 files, \d+ nodes", run.stdout), run.stdout
+    assert re.search(r"traced at resolve\(\): [\d.]+ MB", run.stdout), run.stdout
+    assert re.search(r"^  Node +[\d.]+ MB +\d+ objects +192 B each$", run.stdout, re.M), run.stdout
