@@ -22,21 +22,8 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from held_bench import TABLES  # the resolver's lookup tables
 from monorepo import generate
-
-TABLES = (
-    "nodes",
-    "parent",
-    "children",
-    "top",
-    "global_by_name",
-    "bindings",
-    "exports",
-    "types",
-    "locals",
-    "returns",
-    "contained",
-)
 
 
 def by_type(top: int) -> list[str]:
